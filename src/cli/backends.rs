@@ -1,0 +1,21 @@
+//! `sudobench backends`: the list of built-in backends.
+
+use anyhow::Result;
+use std::io::Write;
+use sudobench::solver::BACKENDS;
+
+/// Prints one line per backend: name, whether `bench` runs it by default, description.
+pub fn list() -> Result<bool> {
+    let mut out = std::io::stdout().lock();
+    for b in BACKENDS {
+        let mark = if b.default { "*" } else { " " };
+        writeln!(out, "{:<12}{mark} {}", b.name, b.description)?;
+    }
+    writeln!(
+        out,
+        "{:<12}  any program speaking the line protocol (see README)",
+        "exec:CMD"
+    )?;
+    writeln!(out, "(* = run by `bench` when no --backends are given)")?;
+    Ok(true)
+}

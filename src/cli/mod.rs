@@ -1,0 +1,71 @@
+//! Command-line interface: argument parsing and one module per subcommand.
+//!
+//! Subcommands return `Ok(true)` when everything was fine, `Ok(false)` when some puzzle failed
+//! or some input was malformed (exit 1), and `Err` for usage errors (exit 2). Results go to
+//! stdout, one line per record; summaries and progress go to stderr.
+
+mod backends;
+mod input;
+mod solve;
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand};
+use sudobench::solver::{self, Options, Solver};
+
+/// Sudoku solvers, benchmarked and cross-checked.
+#[derive(Parser, Debug)]
+#[command(name = "sudobench", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve puzzles: one line per input record (the solution, `no solution`,
+    /// `multiple solutions`, or an error naming file and line).
+    Solve(solve::SolveArgs),
+    /// Count solutions up to a limit: one line per input record (`0`, `1`, `2+`, ...).
+    Count(solve::CountArgs),
+    /// List the backends.
+    Backends,
+}
+
+/// Options shared by every subcommand that builds a backend.
+#[derive(Args, Debug, Clone)]
+pub struct BackendArgs {
+    /// Backend to use (see `sudobench backends`).
+    #[arg(long, short, default_value = "basic")]
+    pub backend: String,
+    /// Give up on a puzzle after this many search nodes and answer `unknown`.
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
+    /// Seed for backends that use randomness.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl BackendArgs {
+    /// The library options these flags stand for.
+    pub fn options(&self) -> Options {
+        Options {
+            max_nodes: self.max_nodes,
+            seed: self.seed,
+        }
+    }
+
+    /// Builds the chosen backend.
+    pub fn build(&self) -> Result<Box<dyn Solver>> {
+        Ok(solver::build(&self.backend, &self.options())?)
+    }
+}
+
+/// Parses the command line and runs the subcommand.
+pub fn run() -> Result<bool> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Solve(args) => solve::solve(&args),
+        Command::Count(args) => solve::count(&args),
+        Command::Backends => backends::list(),
+    }
+}

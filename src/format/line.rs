@@ -1,0 +1,164 @@
+//! Turning one line of text into a record: plain puzzle lines, CSV headers and rows.
+
+use super::ParseErrorKind;
+use crate::grid::{Candidates, Grid, Puzzle, CELLS};
+
+/// What a data line turned out to be.
+#[allow(clippy::large_enum_variant)] // returned by value once per line; boxing would allocate
+pub(super) enum Parsed {
+    /// A puzzle with an optional expected solution and metadata.
+    Puzzle {
+        puzzle: Puzzle,
+        expected: Option<Grid>,
+        meta: String,
+    },
+    /// A CSV header: which column holds puzzles, which solutions, how many columns.
+    Header(CsvLayout),
+}
+
+/// The columns of a CSV file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct CsvLayout {
+    pub columns: usize,
+    pub puzzle: usize,
+    pub solution: Option<usize>,
+}
+
+/// Parses a puzzle field of 81 or 729 characters.
+pub(super) fn parse_puzzle(field: &str) -> Result<Puzzle, ParseErrorKind> {
+    let bytes = field.as_bytes();
+    match bytes.len() {
+        CELLS => Grid::from_bytes(bytes)
+            .map(Puzzle::Grid)
+            .map_err(ParseErrorKind::Puzzle),
+        729 => Candidates::from_bytes(bytes)
+            .map(Puzzle::Candidates)
+            .map_err(ParseErrorKind::Puzzle),
+        _ => Err(ParseErrorKind::Length(field.chars().count())),
+    }
+}
+
+fn parse_solution(field: &str) -> Result<Grid, ParseErrorKind> {
+    let grid = Grid::from_bytes(field.as_bytes()).map_err(ParseErrorKind::Solution)?;
+    if !grid.is_full() {
+        return Err(ParseErrorKind::SolutionIncomplete);
+    }
+    Ok(grid)
+}
+
+/// Whether a first data line is a CSV header rather than a headerless row.
+fn looks_like_header(line: &str) -> bool {
+    line.contains(',')
+        && line
+            .split(',')
+            .next()
+            .is_some_and(|f| parse_puzzle(unquote(f)).is_err())
+}
+
+fn unquote(field: &str) -> &str {
+    let f = field.trim();
+    f.strip_prefix('"')
+        .and_then(|f| f.strip_suffix('"'))
+        .unwrap_or(f)
+}
+
+/// Reads a CSV header: the puzzle column is the one whose name mentions a puzzle or quiz
+/// (else the first), the solution column the one mentioning a solution or answer.
+fn header_layout(line: &str) -> CsvLayout {
+    let names: Vec<String> = line.split(',').map(|f| unquote(f).to_lowercase()).collect();
+    let find = |keys: &[&str]| {
+        names
+            .iter()
+            .position(|n| keys.iter().any(|k| n.contains(k)))
+    };
+    let puzzle = find(&["quiz", "puzzle", "question", "problem", "grid"]).unwrap_or(0);
+    let solution = find(&["solution", "answer"]).filter(|&s| s != puzzle);
+    CsvLayout {
+        columns: names.len(),
+        puzzle,
+        solution,
+    }
+}
+
+/// Parses a data line (not blank, not a comment). `csv` is the layout once a header was seen;
+/// `first` says whether this is the source's first data line (where a header may stand).
+pub(super) fn parse_line(
+    line: &str,
+    csv: Option<&CsvLayout>,
+    first: bool,
+) -> Result<Parsed, ParseErrorKind> {
+    if let Some(layout) = csv {
+        return parse_csv_row(line, layout);
+    }
+    if first && looks_like_header(line) {
+        return Ok(Parsed::Header(header_layout(line)));
+    }
+    let line = line.trim_start();
+    let (token, rest) = match line.find(char::is_whitespace) {
+        Some(i) => (&line[..i], line[i..].trim()),
+        None => (line, ""),
+    };
+    // A headerless `puzzle,solution` pair.
+    if let Some((p, s)) = token.split_once(',') {
+        if !s.contains(',') {
+            return Ok(Parsed::Puzzle {
+                puzzle: parse_puzzle(p)?,
+                expected: Some(parse_solution(s)?),
+                meta: rest.to_string(),
+            });
+        }
+    }
+    Ok(Parsed::Puzzle {
+        puzzle: parse_puzzle(token)?,
+        expected: None,
+        meta: rest.to_string(),
+    })
+}
+
+fn parse_csv_row(line: &str, layout: &CsvLayout) -> Result<Parsed, ParseErrorKind> {
+    let fields: Vec<&str> = line.split(',').map(unquote).collect();
+    if fields.len() != layout.columns {
+        return Err(ParseErrorKind::Fields {
+            expected: layout.columns,
+            found: fields.len(),
+        });
+    }
+    let puzzle = parse_puzzle(fields[layout.puzzle])?;
+    let expected = match layout.solution {
+        Some(s) => Some(parse_solution(fields[s])?),
+        None => None,
+    };
+    let meta = fields
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != layout.puzzle && Some(i) != layout.solution)
+        .map(|(_, f)| *f)
+        .collect::<Vec<_>>()
+        .join(",");
+    Ok(Parsed::Puzzle {
+        puzzle,
+        expected,
+        meta,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_detection() {
+        assert!(looks_like_header("quizzes,solutions"));
+        let l = header_layout("id,Solution,Puzzle,rating");
+        assert_eq!(
+            l,
+            CsvLayout {
+                columns: 4,
+                puzzle: 2,
+                solution: Some(1)
+            }
+        );
+        let row = format!("{},{}", "0".repeat(81), "1".repeat(81));
+        assert!(!looks_like_header(&row));
+    }
+}

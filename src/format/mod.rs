@@ -1,0 +1,90 @@
+//! Puzzle files: what a record is, what can be wrong with one, and the streaming reader.
+//!
+//! Accepted, in one reader and detected per file:
+//! - one puzzle per line, 81 characters (`1`–`9`, `.` or `0` for empty), optionally followed by
+//!   whitespace and metadata (ratings, names), or 729-character pencilmark lines;
+//! - `#` comment lines and blank lines anywhere (tdoku's data files);
+//! - CSV with a header naming a puzzle column and optionally a solution column (Kaggle's
+//!   `quizzes,solutions`); the solution becomes the record's expected answer;
+//! - any of these gzipped (one or more members), recognised by the magic bytes.
+
+mod line;
+mod reader;
+
+pub use reader::{OpenError, Reader};
+
+use crate::grid::{Grid, GridError, Puzzle};
+use std::fmt;
+use std::sync::Arc;
+
+/// One puzzle read from a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// File name as given (`-` for standard input).
+    pub source: Arc<str>,
+    /// 1-based line number.
+    pub line: u64,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// The solution the file claims, if it has one (Kaggle CSV).
+    pub expected: Option<Grid>,
+    /// Whatever followed the puzzle on its line (ratings, names, extra CSV columns).
+    pub meta: String,
+}
+
+/// What is wrong with one line (or with the stream at that line).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseErrorKind {
+    /// The puzzle field is not a grid or pencilmark line.
+    #[error("puzzle {0}")]
+    Puzzle(GridError),
+    /// The puzzle field has a length that is neither 81 nor 729.
+    #[error("puzzle has {0} characters, expected 81 (or 729 for pencilmarks)")]
+    Length(usize),
+    /// The expected-solution column is not a full grid.
+    #[error("solution column {0}")]
+    Solution(GridError),
+    /// The expected-solution column has empty cells.
+    #[error("solution column has empty cells")]
+    SolutionIncomplete,
+    /// A CSV row with the wrong number of fields.
+    #[error("CSV row has {found} fields, the header has {expected}")]
+    Fields {
+        /// Fields in the header.
+        expected: usize,
+        /// Fields in this row.
+        found: usize,
+    },
+    /// Bytes that are not UTF-8.
+    #[error("invalid UTF-8 at byte {0} of the line")]
+    Utf8(usize),
+    /// A line longer than any puzzle line could be.
+    #[error("line is longer than {0} bytes")]
+    TooLong(usize),
+    /// The stream itself failed (corrupt or truncated gzip, I/O error); reading of this
+    /// source stops here.
+    #[error("read failed: {0}")]
+    Io(String),
+}
+
+/// A malformed record, with where it was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// File name as given.
+    pub source: Arc<str>,
+    /// 1-based line number.
+    pub line: u64,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.source, self.line, self.kind)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// What the reader yields: a record, or an error naming file and line.
+pub type Item = Result<Record, ParseError>;

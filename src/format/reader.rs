@@ -1,0 +1,317 @@
+//! The streaming reader: one record (or one error) per data line, in constant memory.
+
+use super::line::{parse_line, CsvLayout, Parsed};
+use super::{Item, ParseError, ParseErrorKind, Record};
+use flate2::bufread::MultiGzDecoder;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Lines longer than this are reported as errors instead of being buffered whole.
+pub const MAX_LINE: usize = 64 * 1024;
+
+const BUFFER: usize = 256 * 1024;
+
+/// A source that could not be opened at all.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The path does not exist, is unreadable, or similar.
+    #[error("{path}: cannot open: {source}")]
+    Io {
+        /// The path as given.
+        path: String,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// The path is a directory.
+    #[error("{path}: is a directory, not a puzzle file")]
+    Directory {
+        /// The path as given.
+        path: String,
+    },
+}
+
+/// Streams records from one source: a file (plain or gzip) or standard input.
+///
+/// Yields one item per data line: `Ok(Record)` or `Err(ParseError)` naming source and line.
+/// After an error in the stream itself (corrupt gzip, I/O failure) it yields that error once
+/// and then ends.
+pub struct Reader {
+    source: Arc<str>,
+    input: Box<dyn BufRead + Send>,
+    line_no: u64,
+    buf: Vec<u8>,
+    csv: Option<CsvLayout>,
+    seen_data: bool,
+    finished: bool,
+}
+
+impl Reader {
+    /// Opens a path; `-` is standard input. Gzip is detected by its magic bytes.
+    pub fn open(path: &str) -> Result<Reader, OpenError> {
+        if path == "-" {
+            return Ok(Reader::new("-", io::stdin()));
+        }
+        let p = Path::new(path);
+        if p.is_dir() {
+            return Err(OpenError::Directory {
+                path: path.to_string(),
+            });
+        }
+        let file = File::open(p).map_err(|source| OpenError::Io {
+            path: path.to_string(),
+            source,
+        })?;
+        Ok(Reader::new(path, file))
+    }
+
+    /// Reads from any byte stream, naming it `source` in errors.
+    pub fn new(source: &str, input: impl Read + Send + 'static) -> Reader {
+        let mut raw = BufReader::with_capacity(BUFFER, input);
+        // Look at the first bytes without consuming them. A failure here shows up again on
+        // the first real read, where it is reported with a line number.
+        let is_gzip = matches!(raw.fill_buf(), Ok(head) if head.starts_with(&[0x1f, 0x8b]));
+        let input: Box<dyn BufRead + Send> = if is_gzip {
+            Box::new(BufReader::with_capacity(BUFFER, MultiGzDecoder::new(raw)))
+        } else {
+            Box::new(raw)
+        };
+        Reader {
+            source: Arc::from(source),
+            input,
+            line_no: 0,
+            buf: Vec::with_capacity(1024),
+            csv: None,
+            seen_data: false,
+            finished: false,
+        }
+    }
+
+    /// The source name used in records and errors.
+    pub fn source(&self) -> &Arc<str> {
+        &self.source
+    }
+
+    fn error(&self, kind: ParseErrorKind) -> ParseError {
+        ParseError {
+            source: self.source.clone(),
+            line: self.line_no,
+            kind,
+        }
+    }
+
+    /// Reads the next line into `self.buf` (without the newline). Returns Ok(false) at the end
+    /// of input, Ok(true) with `truncated` set when the line was longer than [`MAX_LINE`].
+    fn next_line(&mut self) -> io::Result<Option<bool>> {
+        self.buf.clear();
+        let mut truncated = false;
+        let mut any = false;
+        loop {
+            let chunk = match self.input.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                return Ok(if any { Some(truncated) } else { None });
+            }
+            any = true;
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i, true),
+                None => (chunk.len(), false),
+            };
+            let room = MAX_LINE.saturating_sub(self.buf.len());
+            if take > room {
+                truncated = true;
+            }
+            self.buf.extend_from_slice(&chunk[..take.min(room)]);
+            self.input.consume(if done { take + 1 } else { take });
+            if done {
+                return Ok(Some(truncated));
+            }
+        }
+    }
+}
+
+impl Iterator for Reader {
+    type Item = Item;
+
+    fn next(&mut self) -> Option<Item> {
+        while !self.finished {
+            let truncated = match self.next_line() {
+                Ok(Some(t)) => t,
+                Ok(None) => {
+                    self.finished = true;
+                    return None;
+                }
+                Err(e) => {
+                    self.finished = true;
+                    self.line_no += 1;
+                    return Some(Err(self.error(ParseErrorKind::Io(e.to_string()))));
+                }
+            };
+            self.line_no += 1;
+            if truncated {
+                return Some(Err(self.error(ParseErrorKind::TooLong(MAX_LINE))));
+            }
+            let mut bytes = self.buf.as_slice();
+            if let Some(stripped) = bytes.strip_suffix(b"\r") {
+                bytes = stripped;
+            }
+            let text = match std::str::from_utf8(bytes) {
+                Ok(t) => t,
+                Err(e) => return Some(Err(self.error(ParseErrorKind::Utf8(e.valid_up_to())))),
+            };
+            let trimmed = text.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let first = !self.seen_data;
+            self.seen_data = true;
+            match parse_line(text, self.csv.as_ref(), first) {
+                Ok(Parsed::Header(layout)) => self.csv = Some(layout),
+                Ok(Parsed::Puzzle {
+                    puzzle,
+                    expected,
+                    meta,
+                }) => {
+                    return Some(Ok(Record {
+                        source: self.source.clone(),
+                        line: self.line_no,
+                        puzzle,
+                        expected,
+                        meta,
+                    }))
+                }
+                Err(kind) => return Some(Err(self.error(kind))),
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Puzzle;
+    use flate2::write::GzEncoder;
+    use std::io::Write;
+
+    const P1: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+    fn read(bytes: Vec<u8>) -> Vec<Item> {
+        Reader::new("t", io::Cursor::new(bytes)).collect()
+    }
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut e = GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn plain_lines_comments_and_meta() {
+        let text = format!(
+            "# comment\n\n{P1}  rating 9.1\r\n{}\n",
+            P1.replace('.', "0")
+        );
+        let items = read(text.into_bytes());
+        assert_eq!(items.len(), 2);
+        let r = items[0].as_ref().unwrap();
+        assert_eq!(r.line, 3);
+        assert_eq!(r.meta, "rating 9.1");
+        assert_eq!(r.puzzle, Puzzle::Grid(P1.parse().unwrap()));
+        assert_eq!(items[1].as_ref().unwrap().line, 4);
+    }
+
+    #[test]
+    fn errors_name_the_line_and_reading_goes_on() {
+        let text = format!("{}\n{}x\n{}\n", &P1[..80], &P1[..80], P1);
+        let items = read(text.into_bytes());
+        assert_eq!(items.len(), 3);
+        let e = items[0].as_ref().unwrap_err();
+        assert_eq!(e.line, 1);
+        assert_eq!(e.kind, ParseErrorKind::Length(80));
+        assert_eq!(
+            items[1].as_ref().unwrap_err().to_string(),
+            "t:2: puzzle illegal character 'x' at column 81 (expected 1-9, '.' or '0')"
+        );
+        assert!(items[2].is_ok());
+    }
+
+    #[test]
+    fn invalid_utf8_and_long_lines() {
+        let mut bytes = P1.as_bytes().to_vec();
+        bytes[3] = 0xff;
+        bytes.push(b'\n');
+        bytes.extend(std::iter::repeat_n(b'1', MAX_LINE + 10));
+        bytes.extend(format!("\n{P1}").as_bytes());
+        let items = read(bytes);
+        assert_eq!(items.len(), 3);
+        assert_eq!(items[0].as_ref().unwrap_err().kind, ParseErrorKind::Utf8(3));
+        assert_eq!(
+            items[1].as_ref().unwrap_err().kind,
+            ParseErrorKind::TooLong(MAX_LINE)
+        );
+        assert_eq!(items[2].as_ref().unwrap().line, 3);
+    }
+
+    #[test]
+    fn kaggle_csv() {
+        let sol =
+            "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+        let puz =
+            "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+        let text = format!(
+            "# c\nquizzes,solutions\n{puz},{sol}\n{puz}\n{puz},{}\n",
+            &sol[1..]
+        );
+        let items = read(text.into_bytes());
+        assert_eq!(items.len(), 3);
+        let r = items[0].as_ref().unwrap();
+        assert_eq!(r.expected, Some(sol.parse().unwrap()));
+        assert_eq!(r.line, 3);
+        assert_eq!(
+            items[1].as_ref().unwrap_err().kind,
+            ParseErrorKind::Fields {
+                expected: 2,
+                found: 1
+            }
+        );
+        assert!(matches!(
+            items[2].as_ref().unwrap_err().kind,
+            ParseErrorKind::Solution(_)
+        ));
+    }
+
+    #[test]
+    fn gzip_members_and_corruption() {
+        let mut two = gzip(format!("{P1}\n").as_bytes());
+        two.extend(gzip(format!("{P1}\n{P1}\n").as_bytes()));
+        let items = read(two.clone());
+        assert_eq!(items.len(), 3);
+        assert!(items.iter().all(|i| i.is_ok()));
+
+        let truncated = two[..two.len() / 2 + 3].to_vec();
+        let items = read(truncated);
+        let last = items.last().unwrap().as_ref().unwrap_err();
+        assert!(matches!(last.kind, ParseErrorKind::Io(_)), "{last}");
+
+        let mut garbage = gzip(format!("{P1}\n").as_bytes());
+        garbage.extend(b"\x1f\x8bnot really gzip at all");
+        let items = read(garbage);
+        assert!(items[0].is_ok());
+        assert!(matches!(
+            items.last().unwrap().as_ref().unwrap_err().kind,
+            ParseErrorKind::Io(_)
+        ));
+    }
+
+    #[test]
+    fn empty_input() {
+        assert!(read(Vec::new()).is_empty());
+        assert!(read(b"# only\n# comments\n".to_vec()).is_empty());
+    }
+}

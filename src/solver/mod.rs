@@ -1,0 +1,155 @@
+//! The [`Solver`] trait every backend implements, what it returns, and the registry that
+//! builds backends by name.
+//!
+//! A backend is built once (per thread) and reused for many puzzles, so it may keep buffers
+//! between calls. `solve(puzzle, limit)` looks for up to `limit` solutions: `limit = 1` finds
+//! one, `limit = 2` decides uniqueness.
+
+pub mod basic;
+mod registry;
+
+pub use registry::{build, builtin_names, describe, BackendInfo, BuildError, Options, BACKENDS};
+
+use crate::grid::{Candidates, Grid, Puzzle};
+
+/// How many solutions a backend found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Count {
+    /// Exactly this many were found before the search ended or reached the limit. A value equal
+    /// to the limit means "at least that many".
+    Exactly(u32),
+    /// The backend could not decide (incomplete method, budget spent, unsupported input).
+    Unknown,
+}
+
+impl Count {
+    /// The count as text for a given limit: `0`, `1`, `2+` (limit reached), or `unknown`.
+    pub fn display(&self, limit: u32) -> String {
+        match *self {
+            Count::Exactly(n) if n >= limit && n > 0 => format!("{n}+"),
+            Count::Exactly(n) => n.to_string(),
+            Count::Unknown => "unknown".to_string(),
+        }
+    }
+}
+
+/// Work counters a backend reports; fields a backend has no use for stay 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Branch points at which the backend had to guess (tried an alternative that deduction
+    /// did not force). 0 means solved by deduction alone.
+    pub guesses: u64,
+    /// Search nodes visited (backend-specific granularity, e.g. DLX column choices).
+    pub nodes: u64,
+    /// Link updates (DLX) or candidate eliminations (propagating backends).
+    pub updates: u64,
+    /// SAT conflicts.
+    pub conflicts: u64,
+    /// SAT decisions.
+    pub decisions: u64,
+    /// Iterations of an iterative method (projection).
+    pub iterations: u64,
+    /// Largest subset size a deduction used (logic backend).
+    pub max_subset: u64,
+}
+
+impl Stats {
+    /// Adds another set of counters to this one (`max_subset` takes the maximum).
+    pub fn accumulate(&mut self, other: &Stats) {
+        self.guesses += other.guesses;
+        self.nodes += other.nodes;
+        self.updates += other.updates;
+        self.conflicts += other.conflicts;
+        self.decisions += other.decisions;
+        self.iterations += other.iterations;
+        self.max_subset = self.max_subset.max(other.max_subset);
+    }
+}
+
+/// What one call to [`Solver::solve`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Solutions found, up to the limit.
+    pub count: Count,
+    /// The first solution found, if any. An incomplete backend may return a solution with an
+    /// `Unknown` count.
+    pub solution: Option<Grid>,
+    /// Work counters.
+    pub stats: Stats,
+}
+
+impl Outcome {
+    /// An answer saying "no solution".
+    pub fn none(stats: Stats) -> Outcome {
+        Outcome {
+            count: Count::Exactly(0),
+            solution: None,
+            stats,
+        }
+    }
+
+    /// An answer saying "could not decide".
+    pub fn unknown(stats: Stats) -> Outcome {
+        Outcome {
+            count: Count::Unknown,
+            solution: None,
+            stats,
+        }
+    }
+}
+
+/// A Sudoku solving algorithm. One instance is reused for many puzzles.
+///
+/// Implement [`name`](Solver::name) and [`solve`](Solver::solve); override the others when the
+/// backend can do better than the default.
+pub trait Solver: Send {
+    /// Short stable name used on the command line and in reports.
+    fn name(&self) -> &'static str;
+
+    /// Whether every answer is decided (`false` if [`Count::Unknown`] can come back for a
+    /// puzzle without a budget being spent, as with the projection method).
+    fn is_complete(&self) -> bool {
+        true
+    }
+
+    /// Looks for up to `limit` solutions of the clue grid (a `limit` of 0 is treated as 1)
+    /// and returns how many it found and the first one.
+    ///
+    /// Must not panic on any grid, including ones whose clues contradict each other.
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome;
+
+    /// Like [`solve`](Solver::solve), for a pencilmark position.
+    ///
+    /// The default answers [`Count::Unknown`]; override it when the backend can start from
+    /// candidates (every built-in backend does).
+    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
+        let _ = (candidates, limit);
+        Outcome::unknown(Stats::default())
+    }
+
+    /// Solves either kind of puzzle.
+    fn solve_puzzle(&mut self, puzzle: &Puzzle, limit: u32) -> Outcome {
+        match puzzle {
+            Puzzle::Grid(g) => self.solve(g, limit),
+            Puzzle::Candidates(c) => self.solve_candidates(c, limit),
+        }
+    }
+}
+
+impl<S: Solver + ?Sized> Solver for Box<S> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn is_complete(&self) -> bool {
+        (**self).is_complete()
+    }
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+        (**self).solve(puzzle, limit)
+    }
+    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
+        (**self).solve_candidates(candidates, limit)
+    }
+    fn solve_puzzle(&mut self, puzzle: &Puzzle, limit: u32) -> Outcome {
+        (**self).solve_puzzle(puzzle, limit)
+    }
+}

@@ -1,0 +1,88 @@
+//! Backends by name: the list the CLI shows and the constructor it calls.
+
+use super::Solver;
+
+/// Settings a backend may read when it is built. Each backend uses the fields that concern it
+/// and ignores the rest, so one `Options` serves every backend of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Stop a search after this many nodes and answer `Unknown` (`None`: no limit).
+    pub max_nodes: Option<u64>,
+    /// Seed for backends with randomness (projection starts).
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_nodes: None,
+            seed: 1,
+        }
+    }
+}
+
+/// Why a backend could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// No backend has this name.
+    #[error("unknown backend {name:?} (known: {known})")]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// Comma-separated known names.
+        known: String,
+    },
+    /// The backend exists but its settings are not usable.
+    #[error("backend {name}: {reason}")]
+    Invalid {
+        /// The backend.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// A built-in backend: its name, a one-line description, and how to build it.
+pub struct BackendInfo {
+    /// Name used on the command line.
+    pub name: &'static str,
+    /// One line for `sudobench backends`.
+    pub description: &'static str,
+    /// Whether `bench` runs it when no `--backends` are given.
+    pub default: bool,
+    /// Constructor.
+    pub build: fn(&Options) -> Result<Box<dyn Solver>, BuildError>,
+}
+
+/// Every built-in backend, in the order reports list them.
+pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
+    name: "basic",
+    description:
+        "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle",
+    default: true,
+    build: |o| Ok(Box::new(super::basic::Basic::new(o))),
+}];
+
+/// Names of the built-in backends.
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BACKENDS.iter().map(|b| b.name)
+}
+
+/// The description of a built-in backend.
+pub fn describe(name: &str) -> Option<&'static str> {
+    BACKENDS
+        .iter()
+        .find(|b| b.name == name)
+        .map(|b| b.description)
+}
+
+/// Builds a backend from its name.
+pub fn build(name: &str, options: &Options) -> Result<Box<dyn Solver>, BuildError> {
+    match BACKENDS.iter().find(|b| b.name == name) {
+        Some(info) => (info.build)(options),
+        None => Err(BuildError::Unknown {
+            name: name.to_string(),
+            known: builtin_names().collect::<Vec<_>>().join(", "),
+        }),
+    }
+}

@@ -1,0 +1,186 @@
+//! The independent solution checker.
+//!
+//! Every answer any backend gives passes through here before it is believed. On purpose this
+//! module uses none of the geometry tables or helpers the backends share: it recomputes rows,
+//! columns and boxes with plain arithmetic, so a bug in shared code cannot hide a wrong answer.
+
+use crate::grid::{Candidates, Grid, Puzzle};
+
+/// Why a proposed solution is rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    /// A cell of the solution is empty.
+    #[error("cell r{row}c{col} is empty")]
+    Empty {
+        /// 1-based row.
+        row: usize,
+        /// 1-based column.
+        col: usize,
+    },
+    /// A digit appears twice in a row, column or box.
+    #[error("digit {digit} appears twice in {unit}")]
+    Repeated {
+        /// The repeated digit.
+        digit: u8,
+        /// Human name of the unit, e.g. `row 3`.
+        unit: String,
+    },
+    /// A clue of the puzzle was changed.
+    #[error("clue {clue} at r{row}c{col} was changed to {found}")]
+    ClueChanged {
+        /// 1-based row.
+        row: usize,
+        /// 1-based column.
+        col: usize,
+        /// The clue.
+        clue: u8,
+        /// What the solution has there.
+        found: u8,
+    },
+    /// A cell holds a digit its pencilmarks excluded.
+    #[error("r{row}c{col} holds {found}, which its candidates exclude")]
+    NotACandidate {
+        /// 1-based row.
+        row: usize,
+        /// 1-based column.
+        col: usize,
+        /// What the solution has there.
+        found: u8,
+    },
+}
+
+/// Checks that `solution` is a complete valid grid (each row, column and box a permutation of
+/// 1–9) that keeps every clue of `puzzle`.
+pub fn check(puzzle: &Grid, solution: &Grid) -> Result<(), VerifyError> {
+    check_complete(solution)?;
+    for i in 0..81 {
+        let clue = puzzle.cells()[i];
+        let found = solution.cells()[i];
+        if clue != 0 && clue != found {
+            return Err(VerifyError::ClueChanged {
+                row: i / 9 + 1,
+                col: i % 9 + 1,
+                clue,
+                found,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `solution` is a complete valid grid whose every digit is among its cell's
+/// candidates.
+pub fn check_candidates(candidates: &Candidates, solution: &Grid) -> Result<(), VerifyError> {
+    check_complete(solution)?;
+    for i in 0..81 {
+        let found = solution.cells()[i];
+        if candidates.masks()[i] >> (found - 1) & 1 == 0 {
+            return Err(VerifyError::NotACandidate {
+                row: i / 9 + 1,
+                col: i % 9 + 1,
+                found,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks a solution against either kind of puzzle.
+pub fn check_puzzle(puzzle: &Puzzle, solution: &Grid) -> Result<(), VerifyError> {
+    match puzzle {
+        Puzzle::Grid(g) => check(g, solution),
+        Puzzle::Candidates(c) => check_candidates(c, solution),
+    }
+}
+
+/// Checks that a grid is full and that no row, column or box repeats a digit.
+pub fn check_complete(solution: &Grid) -> Result<(), VerifyError> {
+    let cells = solution.cells();
+    for (i, &v) in cells.iter().enumerate() {
+        if v == 0 {
+            return Err(VerifyError::Empty {
+                row: i / 9 + 1,
+                col: i % 9 + 1,
+            });
+        }
+    }
+    for k in 0..9 {
+        let row: Vec<u8> = (0..9).map(|j| cells[k * 9 + j]).collect();
+        let col: Vec<u8> = (0..9).map(|j| cells[j * 9 + k]).collect();
+        let (br, bc) = ((k / 3) * 3, (k % 3) * 3);
+        let bx: Vec<u8> = (0..9)
+            .map(|j| cells[(br + j / 3) * 9 + bc + j % 3])
+            .collect();
+        permutation(&row, || format!("row {}", k + 1))?;
+        permutation(&col, || format!("column {}", k + 1))?;
+        permutation(&bx, || format!("box {}", k + 1))?;
+    }
+    Ok(())
+}
+
+fn permutation(values: &[u8], unit: impl Fn() -> String) -> Result<(), VerifyError> {
+    let mut seen = [false; 10];
+    for &v in values {
+        if seen[v as usize] {
+            return Err(VerifyError::Repeated {
+                digit: v,
+                unit: unit(),
+            });
+        }
+        seen[v as usize] = true;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+    const SOLUTION: &str =
+        "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+
+    #[test]
+    fn accepts_the_solution() {
+        let p: Grid = PUZZLE.parse().unwrap();
+        let s: Grid = SOLUTION.parse().unwrap();
+        assert_eq!(check(&p, &s), Ok(()));
+        assert_eq!(check_candidates(&Candidates::from_grid(&p), &s), Ok(()));
+    }
+
+    #[test]
+    fn rejects_broken_grids() {
+        let p: Grid = PUZZLE.parse().unwrap();
+        let s: Grid = SOLUTION.parse().unwrap();
+        let mut empty = s;
+        empty.set(40, 0);
+        assert!(matches!(check(&p, &empty), Err(VerifyError::Empty { .. })));
+        // Swapping two cells of a row keeps the row valid but breaks columns.
+        let mut swapped = s;
+        let (a, b) = (s.get(0), s.get(1));
+        swapped.set(0, b);
+        swapped.set(1, a);
+        assert!(matches!(
+            check(&Grid::EMPTY, &swapped),
+            Err(VerifyError::Repeated { .. })
+        ));
+        // A valid grid that is not this puzzle's answer: relabel digits 1<->2.
+        let mut relabelled = s;
+        for i in 0..81 {
+            relabelled.set(
+                i,
+                match s.get(i) {
+                    1 => 2,
+                    2 => 1,
+                    d => d,
+                },
+            );
+        }
+        assert_eq!(check_complete(&relabelled), Ok(()));
+        assert!(matches!(
+            check(&p, &relabelled),
+            Err(VerifyError::ClueChanged { .. })
+        ));
+    }
+}
