@@ -5,8 +5,10 @@
 //! stdout, one line per record; summaries and progress go to stderr.
 
 mod backends;
+mod bench;
 mod input;
 mod solve;
+mod verify;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
@@ -29,6 +31,13 @@ enum Command {
     Count(solve::CountArgs),
     /// List the backends.
     Backends,
+    /// Benchmark backends over data sets (default: every bundled set), cross-checking every
+    /// answer; a table (or CSV / JSON lines) per data set and backend.
+    Bench(bench::BenchArgs),
+    /// Check a puzzle collection: each puzzle's solution count (0, 1, 2+) and solution.
+    Verify(verify::VerifyArgs),
+    /// Run the bench and rewrite the generated part of RESULTS.md and its SVG chart.
+    Report(bench::ReportArgs),
 }
 
 /// Options shared by every subcommand that builds a backend.
@@ -67,5 +76,8 @@ pub fn run() -> Result<bool> {
         Command::Solve(args) => solve::solve(&args),
         Command::Count(args) => solve::count(&args),
         Command::Backends => backends::list(),
+        Command::Bench(args) => bench::bench(&args),
+        Command::Verify(args) => verify::verify(&args),
+        Command::Report(args) => bench::report(&args),
     }
 }

@@ -1,7 +1,8 @@
 //! The streaming reader: one record (or one error) per data line, in constant memory.
 
-use super::line::{parse_line, CsvLayout, Parsed};
+use super::line::{parse_grid_line, parse_line, CsvLayout, Parsed};
 use super::{Item, ParseError, ParseErrorKind, Record};
+use crate::grid::Puzzle;
 use flate2::bufread::MultiGzDecoder;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -37,14 +38,79 @@ pub enum OpenError {
 /// Yields one item per data line: `Ok(Record)` or `Err(ParseError)` naming source and line.
 /// After an error in the stream itself (corrupt gzip, I/O failure) it yields that error once
 /// and then ends.
+///
+/// Lines are parsed in place in the input buffer when they fit in it (nearly always), and
+/// plain 81-character puzzle lines take a fast path; see [`super::line::parse_grid_line`].
 pub struct Reader {
-    source: Arc<str>,
     input: Box<dyn BufRead + Send>,
-    line_no: u64,
+    state: State,
     buf: Vec<u8>,
+    finished: bool,
+}
+
+/// Everything but the input stream, so a line borrowed from the input's buffer can be parsed
+/// while the state is updated.
+struct State {
+    source: Arc<str>,
+    line_no: u64,
     csv: Option<CsvLayout>,
     seen_data: bool,
-    finished: bool,
+}
+
+impl State {
+    fn error(&self, kind: ParseErrorKind) -> ParseError {
+        ParseError {
+            source: self.source.clone(),
+            line: self.line_no,
+            kind,
+        }
+    }
+
+    /// Parses one line (without its newline). `None` for blank and comment lines and CSV
+    /// headers.
+    fn parse(&mut self, line: &[u8]) -> Option<Item> {
+        let bytes = line.strip_suffix(b"\r").unwrap_or(line);
+        if self.csv.is_none() {
+            if let Some(grid) = parse_grid_line(bytes) {
+                self.seen_data = true;
+                return Some(Ok(Record {
+                    source: self.source.clone(),
+                    line: self.line_no,
+                    puzzle: Puzzle::Grid(grid),
+                    expected: None,
+                    meta: String::new(),
+                }));
+            }
+        }
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => return Some(Err(self.error(ParseErrorKind::Utf8(e.valid_up_to())))),
+        };
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            return None;
+        }
+        let first = !self.seen_data;
+        self.seen_data = true;
+        match parse_line(text, self.csv.as_ref(), first) {
+            Ok(Parsed::Header(layout)) => {
+                self.csv = Some(layout);
+                None
+            }
+            Ok(Parsed::Puzzle {
+                puzzle,
+                expected,
+                meta,
+            }) => Some(Ok(Record {
+                source: self.source.clone(),
+                line: self.line_no,
+                puzzle,
+                expected,
+                meta,
+            })),
+            Err(kind) => Some(Err(self.error(kind))),
+        }
+    }
 }
 
 impl Reader {
@@ -78,31 +144,26 @@ impl Reader {
             Box::new(raw)
         };
         Reader {
-            source: Arc::from(source),
             input,
-            line_no: 0,
+            state: State {
+                source: Arc::from(source),
+                line_no: 0,
+                csv: None,
+                seen_data: false,
+            },
             buf: Vec::with_capacity(1024),
-            csv: None,
-            seen_data: false,
             finished: false,
         }
     }
 
     /// The source name used in records and errors.
     pub fn source(&self) -> &Arc<str> {
-        &self.source
+        &self.state.source
     }
 
-    fn error(&self, kind: ParseErrorKind) -> ParseError {
-        ParseError {
-            source: self.source.clone(),
-            line: self.line_no,
-            kind,
-        }
-    }
-
-    /// Reads the next line into `self.buf` (without the newline). Returns Ok(false) at the end
-    /// of input, Ok(true) with `truncated` set when the line was longer than [`MAX_LINE`].
+    /// Reads the rest of a line that does not fit in the input buffer into `self.buf`
+    /// (without the newline). Returns Ok(None) at the end of input, Ok(Some(truncated)) with
+    /// `truncated` set when the line was longer than [`MAX_LINE`].
     fn next_line(&mut self) -> io::Result<Option<bool>> {
         self.buf.clear();
         let mut truncated = false;
@@ -117,7 +178,7 @@ impl Reader {
                 return Ok(if any { Some(truncated) } else { None });
             }
             any = true;
-            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            let (take, done) = match memchr::memchr(b'\n', chunk) {
                 Some(i) => (i, true),
                 None => (chunk.len(), false),
             };
@@ -132,6 +193,27 @@ impl Reader {
             }
         }
     }
+
+    /// The next item from a line that lies whole in the input buffer, parsed in place.
+    /// `Ok(None)`: no whole line there (or a skipped line was consumed: `Ok(Some(None))`).
+    fn next_in_place(&mut self) -> io::Result<Option<Option<Item>>> {
+        let chunk = match self.input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let Some(end) = memchr::memchr(b'\n', chunk) else {
+            return Ok(None);
+        };
+        self.state.line_no += 1;
+        let item = if end > MAX_LINE {
+            Some(Err(self.state.error(ParseErrorKind::TooLong(MAX_LINE))))
+        } else {
+            self.state.parse(&chunk[..end])
+        };
+        self.input.consume(end + 1);
+        Ok(Some(item))
+    }
 }
 
 impl Iterator for Reader {
@@ -139,6 +221,17 @@ impl Iterator for Reader {
 
     fn next(&mut self) -> Option<Item> {
         while !self.finished {
+            match self.next_in_place() {
+                Ok(Some(Some(item))) => return Some(item),
+                Ok(Some(None)) => continue,
+                Ok(None) => {}
+                Err(e) => {
+                    self.finished = true;
+                    self.state.line_no += 1;
+                    return Some(Err(self.state.error(ParseErrorKind::Io(e.to_string()))));
+                }
+            }
+            // The line straddles the end of the buffer, or the input ends without a newline.
             let truncated = match self.next_line() {
                 Ok(Some(t)) => t,
                 Ok(None) => {
@@ -147,44 +240,16 @@ impl Iterator for Reader {
                 }
                 Err(e) => {
                     self.finished = true;
-                    self.line_no += 1;
-                    return Some(Err(self.error(ParseErrorKind::Io(e.to_string()))));
+                    self.state.line_no += 1;
+                    return Some(Err(self.state.error(ParseErrorKind::Io(e.to_string()))));
                 }
             };
-            self.line_no += 1;
+            self.state.line_no += 1;
             if truncated {
-                return Some(Err(self.error(ParseErrorKind::TooLong(MAX_LINE))));
+                return Some(Err(self.state.error(ParseErrorKind::TooLong(MAX_LINE))));
             }
-            let mut bytes = self.buf.as_slice();
-            if let Some(stripped) = bytes.strip_suffix(b"\r") {
-                bytes = stripped;
-            }
-            let text = match std::str::from_utf8(bytes) {
-                Ok(t) => t,
-                Err(e) => return Some(Err(self.error(ParseErrorKind::Utf8(e.valid_up_to())))),
-            };
-            let trimmed = text.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
-                continue;
-            }
-            let first = !self.seen_data;
-            self.seen_data = true;
-            match parse_line(text, self.csv.as_ref(), first) {
-                Ok(Parsed::Header(layout)) => self.csv = Some(layout),
-                Ok(Parsed::Puzzle {
-                    puzzle,
-                    expected,
-                    meta,
-                }) => {
-                    return Some(Ok(Record {
-                        source: self.source.clone(),
-                        line: self.line_no,
-                        puzzle,
-                        expected,
-                        meta,
-                    }))
-                }
-                Err(kind) => return Some(Err(self.error(kind))),
+            if let Some(item) = self.state.parse(&self.buf) {
+                return Some(item);
             }
         }
         None

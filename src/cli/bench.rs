@@ -1,0 +1,380 @@
+//! `sudobench bench` and `sudobench report`: run backends over data sets with the library
+//! runner, print the figures, and (for `report`) rewrite the generated part of RESULTS.md and
+//! the SVG chart.
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use sudobench::format::ParseError;
+use sudobench::report::{self, Machine};
+use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner, Sample, SetReport};
+use sudobench::solver::{Options, BACKENDS};
+
+/// Default time budget per backend per data set, in seconds: with the default backends over
+/// the six bundled sets `cargo run --release -- bench` stays within a couple of minutes.
+pub const DEFAULT_TIME_BUDGET: f64 = 3.0;
+
+/// How many mismatches / parse errors are printed per data set (all are counted).
+const PRINT_LIMIT: u64 = 50;
+
+/// Output formats of `bench`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned table for people.
+    Table,
+    /// CSV, one row per (data set, backend), with a header.
+    Csv,
+    /// JSON lines, one object per (data set, backend).
+    Json,
+}
+
+/// Arguments of `sudobench bench`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Backends to run, comma-separated, or `all` (default: those marked `*` by
+    /// `sudobench backends`).
+    #[arg(long, value_delimiter = ',')]
+    pub backends: Vec<String>,
+    /// Count solutions up to this many: 2 decides uniqueness (tdoku's mode), 1 stops at the
+    /// first solution.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub limit: u32,
+    /// Worker threads, each with its own backend instances (1: comparable single-thread
+    /// figures).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Run a deterministic sample of this many puzzles per data set (reservoir sampling).
+    #[arg(long)]
+    pub sample: Option<usize>,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output format (progress and mismatches always go to stderr).
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Solving time each backend may spend per data set, in seconds (0: no limit). When it is
+    /// spent the backend stops on that set and the table shows how many puzzles it covered.
+    #[arg(long, default_value_t = DEFAULT_TIME_BUDGET)]
+    pub time_budget: f64,
+    /// Apply a random validity-preserving symmetry to each puzzle (seeded), as tdoku does.
+    #[arg(long, value_name = "SEED")]
+    pub transform: Option<u64>,
+    /// Give up on a puzzle after this many search nodes (backends that honour it).
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
+    /// Data sets (plain or gzip); none: every bundled set in `data/`.
+    pub files: Vec<String>,
+}
+
+/// Arguments of `sudobench report`.
+#[derive(Args, Debug, Clone)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub bench: BenchArgs,
+    /// The page whose part between `<!-- bench:begin -->` and `<!-- bench:end -->` is
+    /// rewritten.
+    #[arg(long, default_value = "RESULTS.md")]
+    pub results: PathBuf,
+    /// Where the SVG chart goes (linked from the page by its file name).
+    #[arg(long, default_value = "results.svg")]
+    pub chart: PathBuf,
+    /// The command to credit in the page.
+    #[arg(long, default_value = "scripts/results.sh")]
+    pub command: String,
+}
+
+impl BenchArgs {
+    fn config(&self) -> Result<Config> {
+        if !(self.time_budget >= 0.0 && self.time_budget.is_finite()) {
+            bail!("--time-budget must be a non-negative number of seconds");
+        }
+        Ok(Config {
+            limit: self.limit,
+            threads: self.threads as usize,
+            sample: self.sample.map(|size| Sample {
+                size,
+                seed: self.seed,
+            }),
+            time_budget: (self.time_budget > 0.0)
+                .then(|| Duration::from_secs_f64(self.time_budget)),
+            transform: self.transform,
+            ..Config::default()
+        })
+    }
+
+    fn selected_backends(&self) -> Result<Vec<Backend>> {
+        let options = Options {
+            max_nodes: self.max_nodes,
+            ..Options::default()
+        };
+        let names: Vec<&str> = if self.backends.is_empty() {
+            BACKENDS
+                .iter()
+                .filter(|b| b.default)
+                .map(|b| b.name)
+                .collect()
+        } else if self.backends.iter().any(|b| b == "all") {
+            BACKENDS.iter().map(|b| b.name).collect()
+        } else {
+            self.backends.iter().map(|s| s.trim()).collect()
+        };
+        names
+            .iter()
+            .map(|n| Backend::builtin(n, &options).map_err(anyhow::Error::from))
+            .collect()
+    }
+}
+
+/// The bundled data sets: `data/` under the current directory if it has any, else the one in
+/// the source tree this binary was built from.
+pub fn bundled_sets() -> Result<Vec<String>> {
+    let candidates = [
+        PathBuf::from("data"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("data"),
+    ];
+    for dir in &candidates {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut files: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "gz"))
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        if !files.is_empty() {
+            files.sort();
+            return Ok(files);
+        }
+    }
+    bail!("no data sets given and no bundled data/*.gz found (run from the project directory)")
+}
+
+/// Prints progress bars (on a terminal), mismatches and parse errors to stderr.
+struct CliObserver {
+    bar: Option<ProgressBar>,
+    terminal: bool,
+    mismatches: u64,
+    parse_errors: u64,
+    start: std::time::Instant,
+}
+
+impl CliObserver {
+    fn new() -> CliObserver {
+        CliObserver {
+            bar: None,
+            terminal: std::io::stderr().is_terminal(),
+            mismatches: 0,
+            parse_errors: 0,
+            start: std::time::Instant::now(),
+        }
+    }
+
+    fn say(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprint!("{text}")),
+            None => eprint!("{text}"),
+        }
+    }
+}
+
+impl Observer for CliObserver {
+    fn start(&mut self, source: &str, bytes: Option<u64>) {
+        self.mismatches = 0;
+        self.parse_errors = 0;
+        self.start = std::time::Instant::now();
+        if !self.terminal {
+            return;
+        }
+        let name = source.rsplit('/').next().unwrap_or(source).to_string();
+        let bar = match bytes {
+            Some(n) => {
+                let bar = ProgressBar::new(n.max(1));
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{prefix:>32} [{bar:30}] {percent:>3}% {msg} (ETA {eta})",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+                );
+                bar
+            }
+            None => ProgressBar::new_spinner(),
+        };
+        bar.set_prefix(name);
+        self.bar = Some(bar);
+    }
+
+    fn progress(&mut self, puzzles: u64, bytes: Option<u64>) {
+        if let Some(bar) = &self.bar {
+            if let Some(b) = bytes {
+                bar.set_position(b);
+            }
+            let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "{} puzzles, {}/s",
+                report::thousands(puzzles),
+                report::thousands((puzzles as f64 / secs) as u64)
+            ));
+        }
+    }
+
+    fn parse_error(&mut self, error: &ParseError) {
+        self.parse_errors += 1;
+        if self.parse_errors <= PRINT_LIMIT {
+            self.say(&format!("error: {error}\n"));
+        }
+    }
+
+    fn mismatch(&mut self, mismatch: &Mismatch) {
+        self.mismatches += 1;
+        if self.mismatches <= PRINT_LIMIT {
+            self.say(&mismatch.to_string());
+        }
+    }
+
+    fn finish(&mut self, report: &SetReport) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+        if self.parse_errors > PRINT_LIMIT {
+            eprintln!(
+                "{}: {} more parse errors not shown",
+                report.source,
+                self.parse_errors - PRINT_LIMIT
+            );
+        }
+        if self.mismatches > PRINT_LIMIT {
+            eprintln!(
+                "{}: {} more mismatches not shown",
+                report.source,
+                self.mismatches - PRINT_LIMIT
+            );
+        }
+    }
+}
+
+/// Runs every file, streaming the chosen format to stdout as each set finishes. Returns the
+/// reports, the config, and whether everything was clean (no mismatch, parse error or
+/// unreadable file).
+fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bool)> {
+    let config = args.config()?;
+    let backends = args.selected_backends()?;
+    if backends.is_empty() {
+        bail!("no backend selected");
+    }
+    let files = if args.files.is_empty() {
+        bundled_sets()?
+    } else {
+        args.files.clone()
+    };
+    let machine = Machine::detect();
+    let runner = Runner::new(config.clone(), backends);
+    let mut out = std::io::stdout().lock();
+    if print {
+        let head = match args.format {
+            Format::Table => report::table_header(&config, &machine),
+            Format::Csv => report::csv_header(),
+            Format::Json => String::new(),
+        };
+        write_out(&mut out, &head)?;
+    }
+    let mut sets = Vec::new();
+    let mut clean = true;
+    let mut observer = CliObserver::new();
+    for file in &files {
+        let set = match runner.run_path(file, &mut observer) {
+            Ok(set) => set,
+            Err(e) => {
+                eprintln!("error: {e}");
+                clean = false;
+                continue;
+            }
+        };
+        clean &= set.mismatch_total == 0 && set.parse_errors == 0;
+        if print {
+            let one = std::slice::from_ref(&set);
+            let text = match args.format {
+                Format::Table => report::table_set(&set),
+                Format::Csv => report::csv_rows(one, &config),
+                Format::Json => report::json_lines(one, &config),
+            };
+            write_out(&mut out, &text)?;
+        }
+        sets.push(set);
+    }
+    if print && args.format == Format::Table {
+        write_out(&mut out, &report::table_footer(&sets))?;
+    }
+    let mismatches: u64 = sets.iter().map(|s| s.mismatch_total).sum();
+    if mismatches > 0 {
+        eprintln!("sudobench: {mismatches} mismatches (see above); exit code 1");
+    }
+    Ok((sets, config, clean))
+}
+
+fn write_out(out: &mut impl Write, text: &str) -> Result<()> {
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// `sudobench bench`.
+pub fn bench(args: &BenchArgs) -> Result<bool> {
+    let (_, _, clean) = run_sets(args, true)?;
+    Ok(clean)
+}
+
+/// Output of a command, trimmed, if it ran and succeeded.
+fn command_output(program: &str, args: &[&str]) -> Option<String> {
+    let out = std::process::Command::new(program)
+        .args(args)
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+/// `sudobench report`: runs the bench, then rewrites the generated part of the results page
+/// and the chart.
+pub fn report(args: &ReportArgs) -> Result<bool> {
+    let (sets, config, clean) = run_sets(&args.bench, true)?;
+    let mut machine = Machine::detect();
+    machine.rustc = command_output("rustc", &["--version"]);
+    machine.commit = command_output("git", &["rev-parse", "--short", "HEAD"]).map(|c| {
+        let dirty =
+            command_output("git", &["status", "--porcelain", "--untracked-files=no"]).is_some();
+        if dirty {
+            format!("{c} (with uncommitted changes)")
+        } else {
+            c
+        }
+    });
+    let chart_name = args
+        .chart
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "results.svg".to_string());
+    std::fs::write(&args.chart, report::svg(&sets))
+        .with_context(|| format!("writing {}", args.chart.display()))?;
+    let generated = report::markdown(&sets, &config, &machine, &args.command, Some(&chart_name));
+    let page = match std::fs::read_to_string(&args.results) {
+        Ok(p) => p,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "# Results\n".to_string(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", args.results.display())),
+    };
+    std::fs::write(&args.results, report::splice(&page, &generated))
+        .with_context(|| format!("writing {}", args.results.display()))?;
+    eprintln!(
+        "sudobench: wrote {} and {}",
+        args.results.display(),
+        args.chart.display()
+    );
+    Ok(clean)
+}

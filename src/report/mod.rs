@@ -1,0 +1,505 @@
+//! The runner's figures for people and for machines: a terminal table, CSV, JSON lines, the
+//! generated part of RESULTS.md, and a hand-written SVG bar chart.
+//!
+//! Machine formats have one record per (data set, backend) with the same fields, in this
+//! order: `set, source, backend, complete, puzzles_per_sec, us_per_puzzle, no_guess_pct,
+//! guesses_per_puzzle, covered, total, records, unique, multiple, none, unknown, mismatches,
+//! parse_errors, read_puzzles_per_sec, budget_spent, solve_seconds, threads, limit`.
+//! `total` is the number of puzzles selected for the run (all records, or the sample);
+//! `covered` is how many of them the backend solved before its time budget was spent.
+
+mod svg;
+
+pub use svg::svg;
+
+use crate::runner::{BackendReport, Config, SetReport};
+use std::fmt::Write as _;
+
+/// Where the figures were measured.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Machine {
+    /// CPU model (from `/proc/cpuinfo`), or `unknown`.
+    pub cpu: String,
+    /// Hardware threads available to the process.
+    pub hardware_threads: usize,
+    /// `rustc --version`, when known.
+    pub rustc: Option<String>,
+    /// The git commit, when known.
+    pub commit: Option<String>,
+    /// The date of the run (UTC, `YYYY-MM-DD HH:MM`).
+    pub date: Option<String>,
+}
+
+impl Machine {
+    /// The CPU model and thread count of this machine (no external commands run).
+    pub fn detect() -> Machine {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split_once(':'))
+                    .map(|(_, v)| v.trim().to_string())
+            })
+            .unwrap_or_else(|| "unknown".to_string());
+        Machine {
+            cpu,
+            hardware_threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            rustc: None,
+            commit: None,
+            date: Some(utc_now()),
+        }
+    }
+}
+
+/// The current time as `YYYY-MM-DD HH:MM UTC`.
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let days = (secs / 86_400) as i64;
+    let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(mo <= 2);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{m:02} UTC")
+}
+
+/// A count with thousands separators.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn rate(x: f64) -> String {
+    thousands(x.round().max(0.0) as u64)
+}
+
+fn method_line(config: &Config) -> String {
+    let mut s = format!(
+        "limit {} ({}), {} worker thread{}",
+        config.limit.max(1),
+        if config.limit >= 2 {
+            "uniqueness checked"
+        } else {
+            "first solution"
+        },
+        config.threads.max(1),
+        if config.threads > 1 { "s" } else { "" }
+    );
+    match config.time_budget {
+        Some(b) => write!(s, ", time budget {} s per backend per set", b.as_secs_f64()),
+        None => write!(s, ", no time budget"),
+    }
+    .ok();
+    match config.sample {
+        Some(sm) => write!(
+            s,
+            ", sample of {} per set (seed {})",
+            thousands(sm.size as u64),
+            sm.seed
+        ),
+        None => write!(s, ", every puzzle"),
+    }
+    .ok();
+    match config.transform {
+        Some(seed) => write!(s, ", random symmetry per puzzle (seed {seed})"),
+        None => write!(s, ", puzzles as in the files"),
+    }
+    .ok();
+    s
+}
+
+fn set_line(set: &SetReport) -> String {
+    let mut s = format!("{} puzzles", thousands(set.records),);
+    if set.selected != set.records {
+        write!(s, " ({} selected)", thousands(set.selected)).ok();
+    }
+    write!(
+        s,
+        ", {} parse error{}, read at {} puzzles/s ({:.2} s), wall {:.2} s",
+        thousands(set.parse_errors),
+        if set.parse_errors == 1 { "" } else { "s" },
+        rate(set.reading_rate()),
+        set.read_time.as_secs_f64(),
+        set.wall_time.as_secs_f64()
+    )
+    .ok();
+    if set.threads > 1 {
+        write!(
+            s,
+            ", {} threads: speed-up over one thread ≈ {:.2}×",
+            set.threads,
+            set.speedup()
+        )
+        .ok();
+    }
+    if set.mismatch_total > 0 {
+        write!(s, ", {} MISMATCHES", thousands(set.mismatch_total)).ok();
+    }
+    s
+}
+
+fn covered(b: &BackendReport, set: &SetReport) -> String {
+    let mut s = format!("{}/{}", thousands(b.covered), thousands(set.selected));
+    if b.budget_spent {
+        s.push('*');
+    }
+    s
+}
+
+/// The terminal table's header line: CPU, threads and method.
+pub fn table_header(config: &Config, machine: &Machine) -> String {
+    format!(
+        "CPU: {} ({} hardware threads) · {}\n",
+        machine.cpu,
+        machine.hardware_threads,
+        method_line(config)
+    )
+}
+
+/// The terminal table's block for one data set.
+pub fn table_set(set: &SetReport) -> String {
+    let mut out = String::new();
+    writeln!(out, "\n{} — {}", set.name(), set_line(set)).ok();
+    writeln!(
+        out,
+        "  {:<12} {:>12} {:>10} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>10}",
+        "backend",
+        "puzzles/s",
+        "µs/puzzle",
+        "no guess",
+        "guesses/p",
+        "puzzles",
+        "unique",
+        "multiple",
+        "none",
+        "unknown",
+        "mismatches"
+    )
+    .ok();
+    for b in &set.backends {
+        writeln!(
+            out,
+            "  {:<12} {:>12} {:>10.2} {:>8.1}% {:>10.2} {:>17} {:>8} {:>8} {:>6} {:>7} {:>10}",
+            b.name,
+            rate(b.puzzles_per_sec()),
+            b.micros_per_puzzle(),
+            b.no_guess_percent(),
+            b.guesses_per_puzzle(),
+            covered(b, set),
+            thousands(b.unique),
+            thousands(b.multiple),
+            thousands(b.none),
+            thousands(b.unknown),
+            thousands(b.mismatches)
+        )
+        .ok();
+    }
+    out
+}
+
+/// The terminal table's closing note (explains `*` when a budget was spent; else empty).
+pub fn table_footer(sets: &[SetReport]) -> String {
+    if sets
+        .iter()
+        .flat_map(|s| &s.backends)
+        .any(|b| b.budget_spent)
+    {
+        "\n* time budget spent: the backend stopped early; its figures cover only the puzzles shown.\n"
+            .to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// The whole terminal table: header, one block per data set, footer.
+pub fn table(sets: &[SetReport], config: &Config, machine: &Machine) -> String {
+    let mut out = table_header(config, machine);
+    for set in sets {
+        out.push_str(&table_set(set));
+    }
+    out.push_str(&table_footer(sets));
+    out
+}
+
+/// Every machine record as (field name, value) pairs, values already formatted; `text` marks
+/// the fields that are strings in JSON.
+fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<(&'static str, String, bool)>> {
+    let mut rows = Vec::new();
+    for set in sets {
+        for b in &set.backends {
+            rows.push(vec![
+                ("set", set.name().to_string(), true),
+                ("source", set.source.clone(), true),
+                ("backend", b.name.to_string(), true),
+                ("complete", b.complete.to_string(), false),
+                (
+                    "puzzles_per_sec",
+                    format!("{:.1}", b.puzzles_per_sec()),
+                    false,
+                ),
+                (
+                    "us_per_puzzle",
+                    format!("{:.3}", b.micros_per_puzzle()),
+                    false,
+                ),
+                (
+                    "no_guess_pct",
+                    format!("{:.2}", b.no_guess_percent()),
+                    false,
+                ),
+                (
+                    "guesses_per_puzzle",
+                    format!("{:.3}", b.guesses_per_puzzle()),
+                    false,
+                ),
+                ("covered", b.covered.to_string(), false),
+                ("total", set.selected.to_string(), false),
+                ("records", set.records.to_string(), false),
+                ("unique", b.unique.to_string(), false),
+                ("multiple", b.multiple.to_string(), false),
+                ("none", b.none.to_string(), false),
+                ("unknown", b.unknown.to_string(), false),
+                ("mismatches", b.mismatches.to_string(), false),
+                ("parse_errors", set.parse_errors.to_string(), false),
+                (
+                    "read_puzzles_per_sec",
+                    format!("{:.1}", set.reading_rate()),
+                    false,
+                ),
+                ("budget_spent", b.budget_spent.to_string(), false),
+                (
+                    "solve_seconds",
+                    format!("{:.6}", b.time.as_secs_f64()),
+                    false,
+                ),
+                ("threads", set.threads.to_string(), false),
+                ("limit", config.limit.max(1).to_string(), false),
+            ]);
+        }
+    }
+    rows
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The CSV header line.
+pub fn csv_header() -> String {
+    let one = SetReport {
+        backends: vec![BackendReport::default()],
+        ..SetReport::default()
+    };
+    let fields: Vec<&str> = records(&[one], &Config::default())
+        .first()
+        .map(|r| r.iter().map(|(k, _, _)| *k).collect())
+        .unwrap_or_default();
+    format!("{}\n", fields.join(","))
+}
+
+/// CSV rows (no header), one per (data set, backend).
+pub fn csv_rows(sets: &[SetReport], config: &Config) -> String {
+    let mut out = String::new();
+    for row in records(sets, config) {
+        let fields: Vec<String> = row.iter().map(|(_, v, _)| csv_field(v)).collect();
+        writeln!(out, "{}", fields.join(",")).ok();
+    }
+    out
+}
+
+/// CSV with a header line, one row per (data set, backend).
+pub fn csv(sets: &[SetReport], config: &Config) -> String {
+    csv_header() + &csv_rows(sets, config)
+}
+
+/// A JSON string literal.
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                write!(out, "\\u{:04x}", c as u32).ok();
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// JSON lines: one object per (data set, backend).
+pub fn json_lines(sets: &[SetReport], config: &Config) -> String {
+    let mut out = String::new();
+    for row in records(sets, config) {
+        let fields: Vec<String> = row
+            .iter()
+            .map(|(k, v, text)| {
+                let v = if *text { json_string(v) } else { v.clone() };
+                format!("\"{k}\":{v}")
+            })
+            .collect();
+        writeln!(out, "{{{}}}", fields.join(",")).ok();
+    }
+    out
+}
+
+/// Marks the start of the generated part of RESULTS.md.
+pub const BEGIN_MARKER: &str = "<!-- bench:begin -->";
+/// Marks its end.
+pub const END_MARKER: &str = "<!-- bench:end -->";
+
+/// The generated part of RESULTS.md (between the markers, markers excluded): machine, method,
+/// the chart, and one table per data set.
+pub fn markdown(
+    sets: &[SetReport],
+    config: &Config,
+    machine: &Machine,
+    command: &str,
+    chart: Option<&str>,
+) -> String {
+    let mut out = String::new();
+    writeln!(out, "_Generated by `{command}`_").ok();
+    writeln!(out).ok();
+    writeln!(
+        out,
+        "**Machine**: {} ({} hardware threads); {}; commit {}; {}.",
+        machine.cpu,
+        machine.hardware_threads,
+        machine.rustc.as_deref().unwrap_or("rustc unknown"),
+        machine.commit.as_deref().unwrap_or("unknown"),
+        machine.date.as_deref().unwrap_or("date unknown")
+    )
+    .ok();
+    writeln!(out).ok();
+    writeln!(
+        out,
+        "**Method**: {}. Puzzles/s and µs/puzzle are per thread: puzzles covered ÷ the \
+         backend's solving time (reading, checking and the cross-check are not included). \
+         \"% no guess\" and guesses/puzzle are as each backend counts guesses. A covered count \
+         below the total with `*` means the time budget stopped that backend early; its figures \
+         cover only those puzzles.",
+        method_line(config)
+    )
+    .ok();
+    if let Some(chart) = chart {
+        writeln!(out).ok();
+        writeln!(out, "![puzzles per second, log scale]({chart})").ok();
+    }
+    for set in sets {
+        writeln!(out).ok();
+        writeln!(out, "### {}", set.name()).ok();
+        writeln!(out).ok();
+        writeln!(out, "`{}`: {}.", set.source, set_line(set)).ok();
+        writeln!(out).ok();
+        writeln!(
+            out,
+            "| backend | puzzles/s | µs/puzzle | % no guess | guesses/puzzle | puzzles | unique | multiple | none | unknown | mismatches |"
+        )
+        .ok();
+        writeln!(
+            out,
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        )
+        .ok();
+        for b in &set.backends {
+            writeln!(
+                out,
+                "| {} | {} | {:.2} | {:.1} | {:.2} | {} | {} | {} | {} | {} | {} |",
+                b.name,
+                rate(b.puzzles_per_sec()),
+                b.micros_per_puzzle(),
+                b.no_guess_percent(),
+                b.guesses_per_puzzle(),
+                covered(b, set).replace('*', "\\*"),
+                thousands(b.unique),
+                thousands(b.multiple),
+                thousands(b.none),
+                thousands(b.unknown),
+                thousands(b.mismatches)
+            )
+            .ok();
+        }
+    }
+    out
+}
+
+/// Replaces what lies between [`BEGIN_MARKER`] and [`END_MARKER`] in `page` with `generated`,
+/// keeping everything else. Without markers, they are appended with the generated part.
+pub fn splice(page: &str, generated: &str) -> String {
+    let block = format!("{BEGIN_MARKER}\n{}\n{END_MARKER}", generated.trim_end());
+    match (page.find(BEGIN_MARKER), page.find(END_MARKER)) {
+        (Some(b), Some(e)) if b < e => {
+            format!("{}{block}{}", &page[..b], &page[e + END_MARKER.len()..])
+        }
+        _ => {
+            let mut out = page.trim_end().to_string();
+            if !out.is_empty() {
+                out.push_str("\n\n");
+            }
+            out.push_str(&block);
+            out.push('\n');
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators_and_json_strings() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(json_string("a\"b\\c\n"), r#""a\"b\\c\n""#);
+    }
+
+    #[test]
+    fn splice_keeps_hand_written_parts() {
+        let page = format!("# R\n\nintro\n{BEGIN_MARKER}\nold\n{END_MARKER}\n\n## Peers\nkept\n");
+        let new = splice(&page, "new figures");
+        assert!(new.contains("intro") && new.contains("## Peers\nkept"));
+        assert!(new.contains("new figures") && !new.contains("old"));
+        assert_eq!(splice(&new, "new figures"), new);
+        let fresh = splice("# R\n", "x");
+        assert!(fresh.starts_with("# R\n\n<!-- bench:begin -->\nx\n<!-- bench:end -->"));
+    }
+
+    #[test]
+    fn date_format() {
+        let d = utc_now();
+        assert_eq!(d.len(), "2026-01-01 00:00 UTC".len(), "{d}");
+        assert!(d.starts_with("20"), "{d}");
+    }
+}

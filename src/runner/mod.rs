@@ -1,0 +1,453 @@
+//! The benchmark runner: streams a puzzle source through one or more backends, checks every
+//! answer, and times reading apart from solving.
+//!
+//! The surface is small on purpose, so that a crate with its own [`Solver`] can use it:
+//!
+//! ```no_run
+//! use sudobench::runner::{Backend, Config, NoObserver, Runner};
+//! use sudobench::solver::Options;
+//!
+//! let backends = vec![Backend::builtin("basic", &Options::default()).unwrap()];
+//! let runner = Runner::new(Config::default(), backends);
+//! let report = runner.run_path("data/puzzles3_magictour_top1465.gz", &mut NoObserver).unwrap();
+//! println!("{:.0} puzzles/s", report.backends[0].puzzles_per_sec());
+//! ```
+//!
+//! How a run goes, per source:
+//! - the source is read in chunks of [`Config::chunk_size`] records (memory stays bounded
+//!   whatever the file's size); the time spent reading and parsing is measured separately;
+//! - every selected backend solves every puzzle of a chunk (backend by backend, each over the
+//!   whole chunk, so each runs with warm caches); with [`Config::threads`] > 1 chunks go to
+//!   worker threads, each owning its own backend instances, and results are put back in input
+//!   order before anyone sees them;
+//! - each answer is checked: solutions go through [`verify::check_puzzle`](crate::verify),
+//!   complete backends must agree on the count (up to the limit) and on the solution when it is
+//!   unique, the file's expected solution must match, and an incomplete backend must agree
+//!   whenever it answers. Every disagreement becomes a [`Mismatch`];
+//! - a per-backend time budget ([`Config::time_budget`]) stops a backend on that source when its
+//!   solving time is spent; the report says how many puzzles it covered.
+//!
+//! Optional: a deterministic sample ([`Config::sample`], reservoir sampling, kept in input
+//! order) and a random symmetry per puzzle ([`Config::transform`], see
+//! [`crate::symmetry`]) whose answers are mapped back before they are checked.
+
+mod check;
+mod engine;
+
+use crate::format::{OpenError, ParseError, Reader, Record};
+use crate::grid::{Grid, Puzzle};
+use crate::solver::{self, BuildError, Count, Options, Outcome, Solver, Stats};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How many mismatches a [`SetReport`] keeps (all are counted and all are passed to the
+/// [`Observer`]; only this many are stored, so a badly wrong backend cannot exhaust memory).
+pub const MAX_KEPT_MISMATCHES: usize = 1000;
+
+/// Settings of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Count solutions up to this many (2 decides uniqueness; 0 is treated as 1).
+    pub limit: u32,
+    /// Worker threads (1: everything on the calling thread, for comparable timings).
+    pub threads: usize,
+    /// Records per chunk.
+    pub chunk_size: usize,
+    /// Run a deterministic sample of each source instead of all of it.
+    pub sample: Option<Sample>,
+    /// Solving time each backend may spend on one source (summed over threads).
+    pub time_budget: Option<Duration>,
+    /// Seed of the random symmetry applied to each puzzle (`None`: puzzles as in the file).
+    pub transform: Option<u64>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            limit: 2,
+            threads: 1,
+            chunk_size: 1024,
+            sample: None,
+            time_budget: None,
+            transform: None,
+        }
+    }
+}
+
+/// A deterministic sample: `size` records drawn by reservoir sampling with `seed`, run in
+/// input order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// Records to keep per source.
+    pub size: usize,
+    /// Seed of the draw.
+    pub seed: u64,
+}
+
+type Factory = dyn Fn() -> Result<Box<dyn Solver>, BuildError> + Send + Sync;
+
+/// A backend to run: its name, whether it is complete, and how to build an instance (one per
+/// worker thread).
+#[derive(Clone)]
+pub struct Backend {
+    name: &'static str,
+    complete: bool,
+    make: Arc<Factory>,
+}
+
+impl fmt::Debug for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Backend")
+            .field("name", &self.name)
+            .field("complete", &self.complete)
+            .finish()
+    }
+}
+
+impl Backend {
+    /// A backend built by `make` (called once per worker thread). Its name and completeness
+    /// are read from one instance.
+    pub fn new<S, F>(make: F) -> Backend
+    where
+        S: Solver + 'static,
+        F: Fn() -> S + Send + Sync + 'static,
+    {
+        let probe = make();
+        Backend {
+            name: probe.name(),
+            complete: probe.is_complete(),
+            make: Arc::new(move || Ok(Box::new(make()) as Box<dyn Solver>)),
+        }
+    }
+
+    /// A built-in backend from the registry, built with `options`.
+    pub fn builtin(name: &str, options: &Options) -> Result<Backend, BuildError> {
+        let probe = solver::build(name, options)?;
+        let (name, options) = (name.to_string(), options.clone());
+        Ok(Backend {
+            name: probe.name(),
+            complete: probe.is_complete(),
+            make: Arc::new(move || solver::build(&name, &options)),
+        })
+    }
+
+    /// The backend's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Whether its answers are always decided (see [`Solver::is_complete`]).
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    fn instance(&self) -> Result<Box<dyn Solver>, BuildError> {
+        (self.make)()
+    }
+}
+
+/// Why a source could not be run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The source could not be opened.
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    /// A backend instance could not be built.
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    /// The run has no backend.
+    #[error("no backend selected")]
+    NoBackends,
+}
+
+/// Hooks called from the thread that called the runner, in input order. Every method has a
+/// no-op default.
+pub trait Observer {
+    /// A source starts; `bytes` is its size on disk when known.
+    fn start(&mut self, source: &str, bytes: Option<u64>) {
+        let _ = (source, bytes);
+    }
+    /// Progress: `puzzles` records done so far, `bytes` of the file consumed (when known).
+    fn progress(&mut self, puzzles: u64, bytes: Option<u64>) {
+        let _ = (puzzles, bytes);
+    }
+    /// One puzzle's answers, one per backend in run order (`None`: the backend's budget was
+    /// spent). Solutions are already mapped back to the file's orientation.
+    fn puzzle(&mut self, record: &Record, answers: &[Option<Outcome>]) {
+        let _ = (record, answers);
+    }
+    /// A malformed record.
+    fn parse_error(&mut self, error: &ParseError) {
+        let _ = error;
+    }
+    /// A disagreement (or an invalid answer).
+    fn mismatch(&mut self, mismatch: &Mismatch) {
+        let _ = mismatch;
+    }
+    /// A source is done.
+    fn finish(&mut self, report: &SetReport) {
+        let _ = report;
+    }
+}
+
+/// An observer that ignores everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {}
+
+/// A puzzle on which answers disagree or fail a check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// Source name.
+    pub source: Arc<str>,
+    /// 1-based line.
+    pub line: u64,
+    /// The puzzle as in the file.
+    pub puzzle: Puzzle,
+    /// The file's expected solution, if any.
+    pub expected: Option<Grid>,
+    /// What went wrong, one entry per problem found.
+    pub problems: Vec<String>,
+    /// Each backend's answer: name and text (`count` then the solution, `skipped` when its
+    /// budget was spent).
+    pub answers: Vec<(&'static str, String)>,
+    /// Names of the backends found at fault (empty when the file itself is at fault).
+    pub blamed: Vec<&'static str>,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{}:{}: mismatch: {}",
+            self.source,
+            self.line,
+            self.problems.join("; ")
+        )?;
+        writeln!(f, "  puzzle   {}", self.puzzle)?;
+        if let Some(e) = &self.expected {
+            writeln!(f, "  expected {e}")?;
+        }
+        for (name, answer) in &self.answers {
+            writeln!(f, "  {name:<8} {answer}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One backend's figures on one source.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BackendReport {
+    /// Backend name.
+    pub name: &'static str,
+    /// Whether it is a complete method.
+    pub complete: bool,
+    /// Puzzles it was run on (fewer than the source's when its budget was spent).
+    pub covered: u64,
+    /// Its solving time, summed over threads.
+    pub time: Duration,
+    /// Answers with exactly one solution (with limit 1: a solution found).
+    pub unique: u64,
+    /// Answers with at least two solutions.
+    pub multiple: u64,
+    /// Answers with no solution.
+    pub none: u64,
+    /// Undecided answers.
+    pub unknown: u64,
+    /// Puzzles it solved without guessing (`Stats::guesses == 0`).
+    pub no_guess: u64,
+    /// Its work counters, summed.
+    pub stats: Stats,
+    /// Puzzles on which it was found at fault.
+    pub mismatches: u64,
+    /// Whether the time budget stopped it before the end of the source.
+    pub budget_spent: bool,
+}
+
+impl BackendReport {
+    /// Puzzles per second of solving time (0 when nothing was timed).
+    pub fn puzzles_per_sec(&self) -> f64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            self.covered as f64 / s
+        } else {
+            0.0
+        }
+    }
+
+    /// Mean microseconds per puzzle.
+    pub fn micros_per_puzzle(&self) -> f64 {
+        if self.covered > 0 {
+            self.time.as_secs_f64() * 1e6 / self.covered as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// Percentage of covered puzzles solved without a guess.
+    pub fn no_guess_percent(&self) -> f64 {
+        if self.covered > 0 {
+            100.0 * self.no_guess as f64 / self.covered as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// Mean guesses per covered puzzle.
+    pub fn guesses_per_puzzle(&self) -> f64 {
+        if self.covered > 0 {
+            self.stats.guesses as f64 / self.covered as f64
+        } else {
+            0.0
+        }
+    }
+
+    fn add(&mut self, other: &BackendReport) {
+        self.covered += other.covered;
+        self.time += other.time;
+        self.unique += other.unique;
+        self.multiple += other.multiple;
+        self.none += other.none;
+        self.unknown += other.unknown;
+        self.no_guess += other.no_guess;
+        self.stats.accumulate(&other.stats);
+        self.mismatches += other.mismatches;
+        self.budget_spent |= other.budget_spent;
+    }
+
+    fn tally(&mut self, outcome: &Outcome) {
+        self.covered += 1;
+        match outcome.count {
+            Count::Exactly(0) => self.none += 1,
+            Count::Exactly(1) => self.unique += 1,
+            Count::Exactly(_) => self.multiple += 1,
+            Count::Unknown => self.unknown += 1,
+        }
+        if outcome.stats.guesses == 0 {
+            self.no_guess += 1;
+        }
+        self.stats.accumulate(&outcome.stats);
+    }
+}
+
+/// Everything measured on one source.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SetReport {
+    /// The source as given (path or `-`).
+    pub source: String,
+    /// Well-formed records read.
+    pub records: u64,
+    /// Malformed records.
+    pub parse_errors: u64,
+    /// Records the backends were asked to solve (all records, or the sample).
+    pub selected: u64,
+    /// Time spent reading and parsing (gunzip included).
+    pub read_time: Duration,
+    /// Wall-clock time of the whole source.
+    pub wall_time: Duration,
+    /// Time the workers were busy (solving and checking), summed over threads.
+    pub busy_time: Duration,
+    /// Worker threads used.
+    pub threads: usize,
+    /// One entry per backend, in run order.
+    pub backends: Vec<BackendReport>,
+    /// The first [`MAX_KEPT_MISMATCHES`] mismatches, in input order.
+    pub mismatches: Vec<Mismatch>,
+    /// All mismatches found.
+    pub mismatch_total: u64,
+}
+
+impl SetReport {
+    /// A short name for the source: its file name without `.gz`.
+    pub fn name(&self) -> &str {
+        let base = self.source.rsplit('/').next().unwrap_or(&self.source);
+        base.strip_suffix(".gz").unwrap_or(base)
+    }
+
+    /// Records (well-formed or not) read and parsed per second.
+    pub fn reading_rate(&self) -> f64 {
+        let s = self.read_time.as_secs_f64();
+        if s > 0.0 {
+            (self.records + self.parse_errors) as f64 / s
+        } else {
+            0.0
+        }
+    }
+
+    /// Estimated speed-up over one thread: the time one thread would need (reading plus all
+    /// worker time) over the wall-clock time. About 1 with one thread.
+    pub fn speedup(&self) -> f64 {
+        let wall = self.wall_time.as_secs_f64();
+        if wall > 0.0 {
+            (self.read_time + self.busy_time).as_secs_f64() / wall
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Runs sources through a fixed list of backends.
+pub struct Runner {
+    config: Config,
+    backends: Vec<Backend>,
+}
+
+impl Runner {
+    /// A runner for these backends, in this order (the first complete one is the reference
+    /// that breaks ties when counts disagree).
+    pub fn new(config: Config, backends: Vec<Backend>) -> Runner {
+        Runner { config, backends }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The backends.
+    pub fn backends(&self) -> &[Backend] {
+        &self.backends
+    }
+
+    /// Opens a path (`-` for standard input; plain or gzip) and runs it.
+    pub fn run_path(&self, path: &str, observer: &mut dyn Observer) -> Result<SetReport, RunError> {
+        let bytes = if path == "-" {
+            None
+        } else {
+            std::fs::metadata(path).ok().map(|m| m.len())
+        };
+        let counter = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let reader = if path == "-" || std::path::Path::new(path).is_dir() {
+            Reader::open(path)?
+        } else {
+            let file = std::fs::File::open(path).map_err(|source| OpenError::Io {
+                path: path.to_string(),
+                source,
+            })?;
+            let counting = engine::Counting {
+                inner: file,
+                count: counter.clone(),
+            };
+            Reader::new(path, counting)
+        };
+        observer.start(path, bytes);
+        self.run_items(path, reader, Some(counter), observer)
+    }
+
+    /// Runs any stream of records (for example a [`Reader`] over a byte buffer).
+    /// `bytes_read`, when given, is a counter the progress reports pass on.
+    pub fn run_items(
+        &self,
+        source: &str,
+        items: impl Iterator<Item = crate::format::Item>,
+        bytes_read: Option<Arc<std::sync::atomic::AtomicU64>>,
+        observer: &mut dyn Observer,
+    ) -> Result<SetReport, RunError> {
+        if self.backends.is_empty() {
+            return Err(RunError::NoBackends);
+        }
+        engine::run(self, source, items, bytes_read, observer)
+    }
+}

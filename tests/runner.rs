@@ -1,0 +1,387 @@
+//! The library runner and report, driven with test-only solvers: a deliberately wrong backend
+//! must be caught, an incomplete one tolerated when it abstains, budgets and samples must
+//! behave, and threads must not change any answer.
+//!
+//! A wrong backend is tested here, at the library level, rather than through a hidden backend
+//! in the registry: the registry stays the list users see, and the test can aim the fault at
+//! chosen puzzles. The CLI's exit code on a mismatch is tested in `tests/cli.rs` with a file
+//! whose expected solution is wrong, which goes through the same cross-check.
+
+use std::io::Cursor;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use sudobench::format::{Reader, Record};
+use sudobench::report;
+use sudobench::runner::{Backend, Config, Mismatch, NoObserver, Observer, Runner, Sample};
+use sudobench::solver::basic::Basic;
+use sudobench::solver::{Count, Options, Outcome, Solver, Stats};
+use sudobench::{Grid, Puzzle};
+
+const SOLVED: &str =
+    "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+const PUZZLE: &str =
+    "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+
+fn data_lines(file: &str, n: usize) -> Vec<String> {
+    let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    Reader::open(&path)
+        .unwrap()
+        .take(n)
+        .map(|i| i.unwrap().puzzle.to_string())
+        .collect()
+}
+
+/// Some hard puzzles, some multi-solution ones, one without a solution.
+fn mixed_text() -> String {
+    let mut lines = data_lines("puzzles3_magictour_top1465.gz", 40);
+    lines.extend(data_lines("puzzles7_serg_benchmark.gz", 10));
+    lines.push(format!("11{}", &".".repeat(79)));
+    lines.join("\n") + "\n"
+}
+
+fn reader(text: &str) -> Reader {
+    Reader::new("mixed.txt", Cursor::new(text.as_bytes().to_vec()))
+}
+
+fn basic() -> Backend {
+    Backend::new(|| Basic::new(&Options::default()))
+}
+
+/// Basic, except that on every `every`-th puzzle it swaps two digits of the solution, or, with
+/// `count_bug`, claims a second solution.
+struct Wrong {
+    inner: Basic,
+    calls: u64,
+    every: u64,
+    count_bug: bool,
+}
+
+impl Solver for Wrong {
+    fn name(&self) -> &'static str {
+        "wrong"
+    }
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+        let mut o = self.inner.solve(puzzle, limit);
+        self.calls += 1;
+        if self.calls % self.every == 0 {
+            if self.count_bug {
+                if o.count == Count::Exactly(1) {
+                    o.count = Count::Exactly(2);
+                }
+            } else if let Some(s) = &mut o.solution {
+                let (a, b) = (s.get(0), s.get(1));
+                s.set(0, b);
+                s.set(1, a);
+            }
+        }
+        o
+    }
+}
+
+/// An incomplete backend: abstains on every other puzzle, answers like basic otherwise.
+struct Abstains {
+    inner: Basic,
+    calls: u64,
+}
+
+impl Solver for Abstains {
+    fn name(&self) -> &'static str {
+        "abstains"
+    }
+    fn is_complete(&self) -> bool {
+        false
+    }
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+        self.calls += 1;
+        if self.calls % 2 == 0 {
+            Outcome::unknown(Stats::default())
+        } else {
+            self.inner.solve(puzzle, limit)
+        }
+    }
+}
+
+/// Collects what the observer sees.
+#[derive(Default)]
+struct Seen {
+    lines: Vec<u64>,
+    counts: Vec<Vec<Option<Count>>>,
+    mismatches: Vec<Mismatch>,
+}
+
+impl Observer for Seen {
+    fn puzzle(&mut self, record: &Record, answers: &[Option<Outcome>]) {
+        self.lines.push(record.line);
+        self.counts.push(
+            answers
+                .iter()
+                .map(|a| a.as_ref().map(|o| o.count))
+                .collect(),
+        );
+    }
+    fn mismatch(&mut self, m: &Mismatch) {
+        self.mismatches.push(m.clone());
+    }
+}
+
+#[test]
+fn a_wrong_solution_is_caught_with_its_line_and_reported() {
+    let text = mixed_text();
+    let wrong = Backend::new(|| Wrong {
+        inner: Basic::new(&Options::default()),
+        calls: 0,
+        every: 7,
+        count_bug: false,
+    });
+    let runner = Runner::new(Config::default(), vec![basic(), wrong]);
+    let mut seen = Seen::default();
+    let set = runner
+        .run_items("mixed.txt", reader(&text), None, &mut seen)
+        .unwrap();
+    // Every 7th puzzle of 51 has its solution corrupted, but only when it has one: the last
+    // puzzle (no solution) is the 51st and 49th is a multi-solution one with a solution.
+    let corrupted = (1..=51u64)
+        .filter(|i| i % 7 == 0)
+        .filter(|&i| i != 51)
+        .count() as u64;
+    assert_eq!(set.mismatch_total, corrupted);
+    assert_eq!(set.backends[0].mismatches, 0, "basic is not to blame");
+    assert_eq!(set.backends[1].mismatches, corrupted);
+    assert_eq!(seen.mismatches.len() as u64, corrupted);
+    let m = &seen.mismatches[0];
+    assert_eq!((&*m.source, m.line), ("mixed.txt", 7));
+    assert_eq!(m.blamed, vec!["wrong"]);
+    assert!(
+        m.problems[0].contains("invalid solution"),
+        "{:?}",
+        m.problems
+    );
+    assert_eq!(m.answers.len(), 2);
+    let shown = m.to_string();
+    assert!(shown.starts_with("mixed.txt:7: mismatch"), "{shown}");
+    assert!(
+        shown.contains("basic") && shown.contains("wrong"),
+        "{shown}"
+    );
+
+    // The report says so in every format.
+    let config = runner.config().clone();
+    let table = report::table(
+        std::slice::from_ref(&set),
+        &config,
+        &report::Machine::detect(),
+    );
+    assert!(table.contains("MISMATCHES"), "{table}");
+    let json = report::json_lines(std::slice::from_ref(&set), &config);
+    let rows: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1]["backend"], "wrong");
+    assert_eq!(rows[1]["mismatches"], corrupted);
+    assert_eq!(rows[0]["mismatches"], 0);
+}
+
+#[test]
+fn a_wrong_count_is_caught_and_the_oracle_wins_the_tie() {
+    let text = mixed_text();
+    let wrong = Backend::new(|| Wrong {
+        inner: Basic::new(&Options::default()),
+        calls: 0,
+        every: 5,
+        count_bug: true,
+    });
+    let runner = Runner::new(Config::default(), vec![basic(), wrong]);
+    let set = runner
+        .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
+        .unwrap();
+    // Puzzles 5..40 step 5 are unique top1465 puzzles; 45 and 50 already have 2+.
+    assert_eq!(set.mismatch_total, 8);
+    assert_eq!(set.backends[1].mismatches, 8);
+    assert_eq!(set.backends[0].mismatches, 0);
+    assert!(set.mismatches[0].problems[0].contains("disagree on the count"));
+}
+
+#[test]
+fn an_incomplete_backend_may_abstain_and_must_agree_when_it_answers() {
+    let text = mixed_text();
+    let abstains = Backend::new(|| Abstains {
+        inner: Basic::new(&Options::default()),
+        calls: 0,
+    });
+    assert!(!abstains.is_complete());
+    let runner = Runner::new(Config::default(), vec![basic(), abstains]);
+    let set = runner
+        .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
+        .unwrap();
+    assert_eq!(set.mismatch_total, 0);
+    assert_eq!(set.backends[1].unknown, 25);
+    assert_eq!(set.backends[1].covered, 51);
+    assert_eq!(set.backends[0].unique, 40);
+    assert_eq!(set.backends[0].multiple, 10);
+    assert_eq!(set.backends[0].none, 1);
+}
+
+#[test]
+fn expected_solutions_from_the_file_are_checked() {
+    let mut wrong = SOLVED.as_bytes().to_vec();
+    wrong.swap(0, 1);
+    let wrong = String::from_utf8(wrong).unwrap();
+    let text = format!("quizzes,solutions\n{PUZZLE},{SOLVED}\n{PUZZLE},{wrong}\n");
+    let runner = Runner::new(Config::default(), vec![basic()]);
+    let set = runner
+        .run_items("k.csv", reader(&text), None, &mut NoObserver)
+        .unwrap();
+    assert_eq!(set.records, 2);
+    assert_eq!(set.mismatch_total, 1);
+    assert_eq!(set.mismatches[0].line, 3);
+    assert!(set.mismatches[0].blamed.is_empty(), "the file is at fault");
+}
+
+#[test]
+fn threads_and_chunks_change_nothing_but_speed() {
+    let text = mixed_text();
+    let run = |threads: usize, chunk_size: usize| {
+        let config = Config {
+            threads,
+            chunk_size,
+            ..Config::default()
+        };
+        let runner = Runner::new(config, vec![basic(), basic()]);
+        let mut seen = Seen::default();
+        let set = runner
+            .run_items("mixed.txt", reader(&text), None, &mut seen)
+            .unwrap();
+        (set, seen)
+    };
+    let (one, seen_one) = run(1, 1024);
+    for (threads, chunk) in [(2, 3), (3, 1), (2, 1024)] {
+        let (many, seen_many) = run(threads, chunk);
+        assert_eq!(many.threads, threads);
+        assert_eq!(seen_many.lines, seen_one.lines, "input order kept");
+        assert_eq!(seen_many.counts, seen_one.counts);
+        for (a, b) in one.backends.iter().zip(&many.backends) {
+            assert_eq!(
+                (a.covered, a.unique, a.multiple, a.none, a.stats),
+                (b.covered, b.unique, b.multiple, b.none, b.stats)
+            );
+        }
+    }
+    let mut sorted = seen_one.lines.clone();
+    sorted.sort();
+    assert_eq!(sorted, seen_one.lines);
+}
+
+#[test]
+fn random_symmetries_keep_every_count_and_answers_map_back() {
+    let text = mixed_text();
+    let plain = Runner::new(Config::default(), vec![basic()])
+        .run_items("m", reader(&text), None, &mut NoObserver)
+        .unwrap();
+    let config = Config {
+        transform: Some(42),
+        ..Config::default()
+    };
+    let transformed = Runner::new(config, vec![basic(), basic()])
+        .run_items("m", reader(&text), None, &mut NoObserver)
+        .unwrap();
+    assert_eq!(transformed.mismatch_total, 0);
+    let (a, b) = (&plain.backends[0], &transformed.backends[0]);
+    assert_eq!(
+        (a.unique, a.multiple, a.none),
+        (b.unique, b.multiple, b.none)
+    );
+    // Different orientations make the search take different paths.
+    assert_ne!(a.stats.nodes, b.stats.nodes);
+}
+
+#[test]
+fn samples_are_deterministic_sized_and_in_input_order() {
+    let text = mixed_text();
+    let lines = |seed: u64| {
+        let config = Config {
+            sample: Some(Sample { size: 10, seed }),
+            ..Config::default()
+        };
+        let mut seen = Seen::default();
+        let set = Runner::new(config, vec![basic()])
+            .run_items("m", reader(&text), None, &mut seen)
+            .unwrap();
+        assert_eq!((set.records, set.selected), (51, 10));
+        assert_eq!(set.backends[0].covered, 10);
+        seen.lines
+    };
+    let a = lines(5);
+    assert_eq!(a, lines(5));
+    assert_ne!(a, lines(6));
+    assert!(a.windows(2).all(|w| w[0] < w[1]));
+}
+
+/// Spends about a millisecond per puzzle.
+struct Slow;
+
+impl Solver for Slow {
+    fn name(&self) -> &'static str {
+        "slow"
+    }
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+        std::thread::sleep(Duration::from_millis(1));
+        Basic::new(&Options::default()).solve(puzzle, limit)
+    }
+}
+
+#[test]
+fn a_spent_budget_stops_only_that_backend_and_says_how_far_it_got() {
+    let text = mixed_text();
+    let config = Config {
+        time_budget: Some(Duration::from_millis(10)),
+        chunk_size: 4,
+        ..Config::default()
+    };
+    let runner = Runner::new(config, vec![basic(), Backend::new(|| Slow)]);
+    let set = runner
+        .run_items("m", reader(&text), None, &mut NoObserver)
+        .unwrap();
+    let slow = &set.backends[1];
+    assert!(slow.budget_spent);
+    assert!(slow.covered >= 5 && slow.covered < 51, "{}", slow.covered);
+    assert_eq!(set.selected, 51);
+    assert_eq!(set.mismatch_total, 0);
+    let table = report::table(
+        std::slice::from_ref(&set),
+        runner.config(),
+        &report::Machine::detect(),
+    );
+    assert!(table.contains(&format!("{}/51*", slow.covered)), "{table}");
+}
+
+#[test]
+fn parse_errors_are_counted_and_reading_goes_on() {
+    let text = format!("# c\n{PUZZLE}\n12345\n{}x\n{PUZZLE}\n", &PUZZLE[..80]);
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    struct E(Arc<Mutex<Vec<u64>>>);
+    impl Observer for E {
+        fn parse_error(&mut self, e: &sudobench::format::ParseError) {
+            self.0.lock().unwrap().push(e.line);
+        }
+    }
+    let set = Runner::new(Config::default(), vec![basic()])
+        .run_items("e", reader(&text), None, &mut E(errors.clone()))
+        .unwrap();
+    assert_eq!((set.records, set.parse_errors), (2, 2));
+    assert_eq!(*errors.lock().unwrap(), vec![3, 4]);
+    assert_eq!(set.backends[0].unique, 2);
+    let expected: Grid = SOLVED.parse().unwrap();
+    let one = Runner::new(Config::default(), vec![basic()]);
+    struct S(Option<Grid>);
+    impl Observer for S {
+        fn puzzle(&mut self, _: &Record, answers: &[Option<Outcome>]) {
+            self.0 = answers[0].as_ref().and_then(|o| o.solution);
+        }
+    }
+    let mut s = S(None);
+    one.run_items("e", reader(&text), None, &mut s).unwrap();
+    assert_eq!(s.0, Some(expected));
+    let _ = Puzzle::Grid(expected);
+}
