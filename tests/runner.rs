@@ -335,7 +335,7 @@ impl Solver for Slow {
 fn a_spent_budget_stops_only_that_backend_and_says_how_far_it_got() {
     let text = mixed_text();
     let config = Config {
-        time_budget: Some(Duration::from_millis(10)),
+        time_budget: Some(Duration::from_millis(30)),
         chunk_size: 4,
         ..Config::default()
     };
@@ -345,7 +345,9 @@ fn a_spent_budget_stops_only_that_backend_and_says_how_far_it_got() {
         .unwrap();
     let slow = &set.backends[1];
     assert!(slow.budget_spent);
-    assert!(slow.covered >= 5 && slow.covered < 51, "{}", slow.covered);
+    // At least one puzzle is always run; 51 puzzles of at least 1 ms cannot fit in 30 ms.
+    assert!(slow.covered >= 1 && slow.covered < 51, "{}", slow.covered);
+    assert!(slow.time >= Duration::from_millis(30));
     assert_eq!(set.selected, 51);
     assert_eq!(set.mismatch_total, 0);
     let table = report::table(

@@ -83,6 +83,8 @@ impl<W: Write> Observer for VerifyObserver<W> {
             Some(Some(o)) => (o.count, o.solution),
             _ => (Count::Unknown, None),
         };
+        // A solution is only "the" solution when it is unique.
+        let solution = solution.filter(|_| count == Count::Exactly(1));
         match count {
             Count::Exactly(0) => self.none += 1,
             Count::Exactly(1) => self.unique += 1,

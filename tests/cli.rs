@@ -1,0 +1,327 @@
+//! End-to-end tests of `sudobench bench` and `sudobench verify`: counts, errors with line
+//! numbers, exit codes, machine-readable output, threads.
+
+use flate2::write::GzEncoder;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_sudobench");
+const SOLVED: &str =
+    "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+const UNIQUE: &str =
+    "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+const HARD: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+/// Two 1s in the first row: no solution.
+const NONE: &str =
+    "11...............................................................................";
+
+/// The empty grid: many solutions.
+fn multi() -> String {
+    ".".repeat(81)
+}
+
+fn data(name: &str) -> String {
+    format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("run sudobench")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// The mixed file: comment, unique, multi, none, two malformed lines, hard, blank.
+fn mixed(dir: &Path) -> (PathBuf, PathBuf) {
+    let text = format!(
+        "# a mixed file\n{UNIQUE}\n{}\n{NONE}\n12345\n{}x\n{HARD}\n\n",
+        multi(),
+        &HARD[..80]
+    );
+    let plain = dir.join("mixed.txt");
+    std::fs::write(&plain, &text).unwrap();
+    let gz = dir.join("mixed.txt.gz");
+    let mut e = GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(text.as_bytes()).unwrap();
+    std::fs::write(&gz, e.finish().unwrap()).unwrap();
+    (plain, gz)
+}
+
+fn json_rows(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn verify_gives_counts_errors_with_lines_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, gz) = mixed(dir.path());
+    let hard_solution = {
+        let mut c = Command::new(BIN)
+            .args(["solve", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin
+            .take()
+            .unwrap()
+            .write_all(format!("{HARD}\n").as_bytes())
+            .unwrap();
+        stdout(&c.wait_with_output().unwrap()).trim().to_string()
+    };
+    for file in [&plain, &gz] {
+        let o = run(&["verify", file.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let expected = format!(
+            "puzzle,count,solution\n{},1,{SOLVED}\n{},2+,\n{NONE},0,\n{HARD},1,{hard_solution}\n",
+            UNIQUE.replace('0', "."),
+            multi()
+        );
+        assert_eq!(stdout(&o), expected);
+        let err = stderr(&o);
+        assert!(
+            err.contains("mixed.txt:5: puzzle has 5 characters"),
+            "{err}"
+        );
+        assert!(
+            err.contains("mixed.txt:6: puzzle illegal character 'x'"),
+            "{err}"
+        );
+        assert!(
+            err.contains("4 puzzles: 2 unique, 1 multiple, 1 no solution, 0 unknown; 2 malformed"),
+            "{err}"
+        );
+    }
+
+    // Only unique, well-formed puzzles: exit 0; JSON lines parse.
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, format!("{UNIQUE}\n{HARD}\n")).unwrap();
+    let o = run(&[
+        "verify",
+        "--format",
+        "json",
+        "--cross-check",
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rows = json_rows(&stdout(&o));
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["count"], "1");
+    assert_eq!(rows[0]["solution"], SOLVED);
+    assert_eq!(rows[1]["line"], 2);
+
+    // Usage errors: exit 2.
+    let o = run(&["verify", "--backend", "nosuch", good.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown backend"), "{}", stderr(&o));
+    // A missing file: exit 1 with the file named.
+    let o = run(&["verify", "/no/such/file.gz"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("/no/such/file.gz"));
+}
+
+#[test]
+fn bench_json_has_one_record_per_set_and_backend_with_the_right_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, gz) = mixed(dir.path());
+    let o = run(&[
+        "bench",
+        "--backends",
+        "basic,basic",
+        "--format",
+        "json",
+        plain.to_str().unwrap(),
+        gz.to_str().unwrap(),
+    ]);
+    // Malformed lines make the run fail, after it finished.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let rows = json_rows(&stdout(&o));
+    assert_eq!(rows.len(), 4, "2 sets × 2 backends");
+    for r in &rows {
+        assert_eq!(r["backend"], "basic");
+        assert_eq!(r["covered"], 4);
+        assert_eq!(r["total"], 4);
+        assert_eq!(
+            (&r["unique"], &r["multiple"], &r["none"], &r["unknown"]),
+            (&2.into(), &1.into(), &1.into(), &0.into())
+        );
+        assert_eq!(r["parse_errors"], 2);
+        assert_eq!(r["mismatches"], 0);
+        assert!(r["puzzles_per_sec"].as_f64().unwrap() > 0.0);
+    }
+    assert_eq!(rows[0]["set"], "mixed.txt");
+    assert_eq!(rows[2]["set"], "mixed.txt");
+    assert!(rows[2]["source"].as_str().unwrap().ends_with(".gz"));
+    assert!(stderr(&o).contains("mixed.txt:5: puzzle has 5 characters"));
+
+    // CSV: header plus one row per (set, backend).
+    let o = run(&["bench", "--format", "csv", plain.to_str().unwrap()]);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("set,source,backend,complete,puzzles_per_sec,us_per_puzzle"));
+}
+
+#[test]
+fn a_wrong_expected_solution_is_a_mismatch_and_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut wrong = SOLVED.as_bytes().to_vec();
+    wrong.swap(0, 1);
+    let file = dir.path().join("k.csv");
+    std::fs::write(
+        &file,
+        format!(
+            "quizzes,solutions\n{UNIQUE},{SOLVED}\n{UNIQUE},{}\n",
+            String::from_utf8(wrong).unwrap()
+        ),
+    )
+    .unwrap();
+    let o = run(&["bench", "--format", "json", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("k.csv:3: mismatch"), "{err}");
+    assert!(err.contains("expected solution is invalid"), "{err}");
+    assert!(err.contains("basic"), "{err}");
+    let rows = json_rows(&stdout(&o));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["parse_errors"], 0);
+}
+
+#[test]
+fn table_names_cpu_and_bundled_sets_run_by_default() {
+    let o = run(&[
+        "bench",
+        "--sample",
+        "20",
+        "--seed",
+        "3",
+        "--time-budget",
+        "5",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("CPU: "), "{text}");
+    assert!(text.contains("hardware threads"));
+    for set in [
+        "puzzles0_kaggle.csv",
+        "puzzles2_17_clue",
+        "puzzles3_magictour_top1465",
+        "puzzles5_forum_hardest_1905_11+",
+        "puzzles6_forum_hardest_1106",
+        "puzzles7_serg_benchmark",
+    ] {
+        assert!(
+            text.contains(&format!("{set} — ")),
+            "{set} missing:\n{text}"
+        );
+    }
+    assert!(text.contains("20/20"), "{text}");
+    // Not a terminal: no progress bar escape codes on stderr.
+    assert!(!stderr(&o).contains('\u{1b}'));
+}
+
+#[test]
+fn two_threads_and_symmetries_give_the_same_counts_as_one_thread() {
+    let files = [
+        data("puzzles6_forum_hardest_1106.gz"),
+        data("puzzles7_serg_benchmark.gz"),
+    ];
+    let run_json = |extra: &[&str]| {
+        let mut args = vec![
+            "bench",
+            "--format",
+            "json",
+            "--sample",
+            "150",
+            "--seed",
+            "9",
+            "--time-budget",
+            "0",
+        ];
+        args.extend_from_slice(extra);
+        args.extend(files.iter().map(|s| s.as_str()));
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        json_rows(&stdout(&o))
+    };
+    let counts = |rows: &[serde_json::Value]| -> Vec<String> {
+        rows.iter()
+            .map(|r| {
+                format!(
+                    "{} {} {} {} {} {} {}",
+                    r["set"],
+                    r["covered"],
+                    r["unique"],
+                    r["multiple"],
+                    r["none"],
+                    r["unknown"],
+                    r["mismatches"]
+                )
+            })
+            .collect()
+    };
+    let one = run_json(&[]);
+    assert_eq!(one.len(), 2);
+    assert_eq!(one[0]["threads"], 1);
+    let two = run_json(&["--threads", "2"]);
+    assert_eq!(two[0]["threads"], 2);
+    assert_eq!(counts(&one), counts(&two));
+    let transformed = run_json(&["--transform", "5"]);
+    assert_eq!(counts(&one), counts(&transformed));
+    // serg: every puzzle has several solutions; 1106: every puzzle is unique.
+    assert_eq!(one[0]["unique"], 150);
+    assert_eq!(one[1]["multiple"], 150);
+}
+
+#[test]
+fn report_rewrites_only_the_generated_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("RESULTS.md");
+    let chart = dir.path().join("chart.svg");
+    std::fs::write(
+        &results,
+        "# Results\n\nhand-written intro\n\n<!-- bench:begin -->\nold\n<!-- bench:end -->\n\n## Peers\nkept\n",
+    )
+    .unwrap();
+    let o = run(&[
+        "report",
+        "--results",
+        results.to_str().unwrap(),
+        "--chart",
+        chart.to_str().unwrap(),
+        "--command",
+        "test command",
+        "--sample",
+        "10",
+        &data("puzzles3_magictour_top1465.gz"),
+        &data("puzzles6_forum_hardest_1106.gz"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&results).unwrap();
+    assert!(page.contains("hand-written intro") && page.contains("## Peers\nkept"));
+    assert!(!page.contains("\nold\n"));
+    assert!(page.contains("_Generated by `test command`_"));
+    assert!(page.contains("### puzzles3_magictour_top1465"));
+    assert!(page.contains("### puzzles6_forum_hardest_1106"));
+    assert!(page.contains("![puzzles per second, log scale](chart.svg)"));
+    assert!(page.contains("| basic |"));
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(
+        svg.matches("<rect x=").count(),
+        2 + 1,
+        "two bars and one legend box"
+    );
+}
