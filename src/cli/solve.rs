@@ -1,6 +1,6 @@
 //! `sudobench solve` and `sudobench count`: one output line per input record, in input order.
 
-use super::input::inputs;
+use super::input::{inputs, Input};
 use super::BackendArgs;
 use anyhow::Result;
 use clap::Args;
@@ -42,11 +42,18 @@ struct Tally {
     errors: u64,
 }
 
-/// Solves a record and checks every claim: the solution passes `verify`, and matches the
-/// file's expected solution when there is one and the answer is unique. Returns the outcome,
-/// or a message for an answer that must not be believed.
-fn solve_checked(solver: &mut dyn Solver, record: &Record, limit: u32) -> Result<Outcome, String> {
-    let outcome = solver.solve_puzzle(&record.puzzle, limit);
+/// Records handed to a backend at once (lets external programs pipeline).
+const CHUNK: usize = 256;
+
+/// Checks every claim of an outcome: the solution passes `verify`, and matches the file's
+/// expected solution when there is one and the answer is unique. Returns a message for an
+/// answer that must not be believed.
+fn check_outcome(solver: &dyn Solver, record: &Record, outcome: &Outcome) -> Result<(), String> {
+    if outcome.count == Count::Unknown {
+        if let Some(fault) = solver.fault() {
+            return Err(format!("backend {} failed: {fault}", solver.name()));
+        }
+    }
     if let Some(solution) = &outcome.solution {
         verify::check_puzzle(&record.puzzle, solution).map_err(|e| {
             format!(
@@ -70,10 +77,11 @@ fn solve_checked(solver: &mut dyn Solver, record: &Record, limit: u32) -> Result
             solver.name()
         ));
     }
-    Ok(outcome)
+    Ok(())
 }
 
-/// Runs `line_for` on every input and writes one line each; returns the tally.
+/// Runs the backend on every input in chunks and writes one line per input, in order, using
+/// `line_for` to word each checked outcome; returns the tally.
 fn run_lines(
     args: &BackendArgs,
     files: &[String],
@@ -84,28 +92,46 @@ fn run_lines(
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut tally = Tally::default();
-    for input in inputs(files) {
-        tally.records += 1;
-        let (line, ok) = match input {
-            Err(e) => (format!("error: {e}"), false),
-            Ok(record) => match solve_checked(solver.as_mut(), &record, limit) {
-                Ok(outcome) => line_for(&record, outcome),
-                Err(e) => (
-                    format!("error: {}:{}: {e}", record.source, record.line),
-                    false,
-                ),
-            },
-        };
-        if ok {
-            tally.ok += 1;
-        } else {
-            tally.errors += 1;
-        }
-        if let Err(e) = writeln!(out, "{line}") {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return Ok(tally);
+    let mut inputs = inputs(files).peekable();
+    let mut chunk: Vec<Input> = Vec::with_capacity(CHUNK);
+    let mut puzzles = Vec::with_capacity(CHUNK);
+    let mut outcomes = Vec::with_capacity(CHUNK);
+    while inputs.peek().is_some() {
+        chunk.clear();
+        chunk.extend(inputs.by_ref().take(CHUNK));
+        puzzles.clear();
+        puzzles.extend(chunk.iter().flatten().map(|r| r.puzzle));
+        outcomes.clear();
+        solver.solve_batch(&puzzles, limit, &mut outcomes);
+        let mut answers = outcomes.drain(..);
+        for input in &chunk {
+            tally.records += 1;
+            let (line, ok) = match input {
+                Err(e) => (format!("error: {e}"), false),
+                Ok(record) => {
+                    let outcome = answers
+                        .next()
+                        .ok_or_else(|| anyhow::anyhow!("backend returned too few outcomes"))?;
+                    match check_outcome(solver.as_ref(), record, &outcome) {
+                        Ok(()) => line_for(record, outcome),
+                        Err(e) => (
+                            format!("error: {}:{}: {e}", record.source, record.line),
+                            false,
+                        ),
+                    }
+                }
+            };
+            if ok {
+                tally.ok += 1;
+            } else {
+                tally.errors += 1;
             }
-            return Err(e.into());
+            if let Err(e) = writeln!(out, "{line}") {
+                if e.kind() == io::ErrorKind::BrokenPipe {
+                    return Ok(tally);
+                }
+                return Err(e.into());
+            }
         }
     }
     match out.flush() {
