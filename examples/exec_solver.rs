@@ -23,8 +23,8 @@ fn count(
     guesses: &mut u64,
 ) -> u32 {
     let mut best: Option<(usize, u16)> = None;
-    for i in 0..81 {
-        if cells[i] != 0 {
+    for (i, &cell) in cells.iter().enumerate() {
+        if cell != 0 {
             continue;
         }
         let (r, c, b) = (i / 9, i % 9, (i / 27) * 3 + (i % 9) / 3);
@@ -148,7 +148,7 @@ fn main() -> io::Result<()> {
                 None => "unknown".to_string(),
             }
         };
-        if wrong_every > 0 && n % wrong_every == 0 {
+        if wrong_every > 0 && n.is_multiple_of(wrong_every) {
             // Swap the first two digits of the solution: still 81 digits, no longer valid.
             if let Some(start) = answer.find(' ') {
                 let mut bytes = answer.into_bytes();
