@@ -46,7 +46,11 @@ fn threaded_output_is_identical_to_single_threaded() {
         let three = run(&[cmd, "--threads", "3"], &input);
         assert_eq!(one.stdout.iter().filter(|&&b| b == b'\n').count(), 10_000);
         assert!(one.stdout == three.stdout, "{cmd}: outputs differ");
-        assert_eq!(one.status.code(), Some(1), "{cmd}: malformed lines mean exit 1");
+        assert_eq!(
+            one.status.code(),
+            Some(1),
+            "{cmd}: malformed lines mean exit 1"
+        );
         assert_eq!(three.status.code(), Some(1));
     }
 }
