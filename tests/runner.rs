@@ -63,7 +63,7 @@ impl Solver for Wrong {
     fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
         let mut o = self.inner.solve(puzzle, limit);
         self.calls += 1;
-        if self.calls % self.every == 0 {
+        if self.calls.is_multiple_of(self.every) {
             if self.count_bug {
                 if o.count == Count::Exactly(1) {
                     o.count = Count::Exactly(2);
@@ -93,7 +93,7 @@ impl Solver for Abstains {
     }
     fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
         self.calls += 1;
-        if self.calls % 2 == 0 {
+        if self.calls.is_multiple_of(2) {
             Outcome::unknown(Stats::default())
         } else {
             self.inner.solve(puzzle, limit)

@@ -51,14 +51,14 @@ pub(super) fn check(
     // 2. Counts: every decided answer must agree. The consensus is the most common count; a
     //    tie goes to the count of the earliest backend in run order (complete ones first).
     let mut consensus: Option<(u32, usize, bool)> = None; // (count, votes, from a complete one)
-    for b in 0..answers.len() {
+    for (b, backend) in backends.iter().enumerate().take(answers.len()) {
         let Some(n) = count_of(answers, blamed, b) else {
             continue;
         };
         let votes = (0..answers.len())
             .filter(|&o| count_of(answers, blamed, o) == Some(n))
             .count();
-        let complete = backends[b].is_complete();
+        let complete = backend.is_complete();
         let better = match consensus {
             None => true,
             Some((_, v, c)) => votes > v || (votes == v && complete && !c),

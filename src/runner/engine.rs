@@ -64,9 +64,19 @@ struct Worker<'a> {
     shared: &'a Shared,
     solvers: Vec<Box<dyn Solver>>,
     puzzles: Vec<Puzzle>,
+    /// Index in the chunk of each puzzle in `puzzles`.
+    positions: Vec<usize>,
     inverses: Vec<Symmetry>,
     blamed: Vec<bool>,
+    outcomes: Vec<Outcome>,
+    /// Recent nanoseconds per puzzle of each backend, to size its batches.
+    mean_ns: Vec<u64>,
 }
+
+/// Target duration of one timed batch.
+const BATCH_NS: u64 = 1_000_000;
+/// Most puzzles in one batch.
+const MAX_BATCH: usize = 64;
 
 impl<'a> Worker<'a> {
     fn new(runner: &'a Runner, shared: &'a Shared) -> Result<Worker<'a>, RunError> {
@@ -79,9 +89,12 @@ impl<'a> Worker<'a> {
             runner,
             shared,
             blamed: vec![false; solvers.len()],
+            mean_ns: vec![0; solvers.len()],
             solvers,
             puzzles: Vec::new(),
+            positions: Vec::new(),
             inverses: Vec::new(),
+            outcomes: Vec::with_capacity(MAX_BATCH),
         })
     }
 
@@ -118,7 +131,19 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Backend by backend over the whole chunk; only the solve calls are timed.
+        // Backend by backend over the whole chunk, in batches (`Solver::solve_batch`, which
+        // lets an external program pipeline); only the solve calls are timed. A batch is sized
+        // to take about a millisecond, so the budget is checked often for slow backends and
+        // the clock read rarely for fast ones.
+        self.positions.clear();
+        self.positions.extend(
+            chunk
+                .items
+                .iter()
+                .enumerate()
+                .filter(|(_, item)| item.is_ok())
+                .map(|(i, _)| i),
+        );
         for (b, solver) in self.solvers.iter_mut().enumerate() {
             if self.shared.stopped[b].load(Ordering::Relaxed) {
                 chunk.tallies[b].budget_spent = true;
@@ -126,11 +151,7 @@ impl<'a> Worker<'a> {
             }
             let mut local_ns = 0u64;
             let mut k = 0;
-            let mut last = Instant::now();
-            for (i, item) in chunk.items.iter().enumerate() {
-                if item.is_err() {
-                    continue;
-                }
+            while k < self.puzzles.len() {
                 if let Some(budget) = self.shared.budget_ns {
                     if self.shared.spent_ns[b].load(Ordering::Relaxed) + local_ns >= budget {
                         self.shared.stopped[b].store(true, Ordering::Relaxed);
@@ -138,12 +159,21 @@ impl<'a> Worker<'a> {
                         break;
                     }
                 }
-                let outcome = solver.solve_puzzle(&self.puzzles[k], limit);
-                let now = Instant::now();
-                local_ns += now.duration_since(last).as_nanos() as u64;
-                last = now;
-                chunk.answers[i * nb + b] = Some(outcome);
-                k += 1;
+                let size = match self.mean_ns[b] {
+                    0 => 1,
+                    mean => (BATCH_NS / mean).clamp(1, MAX_BATCH as u64) as usize,
+                };
+                let end = (k + size).min(self.puzzles.len());
+                self.outcomes.clear();
+                let start = Instant::now();
+                solver.solve_batch(&self.puzzles[k..end], limit, &mut self.outcomes);
+                let spent = start.elapsed().as_nanos() as u64;
+                local_ns += spent;
+                self.mean_ns[b] = (spent / (end - k) as u64).max(1);
+                for (j, outcome) in self.outcomes.drain(..).enumerate().take(end - k) {
+                    chunk.answers[self.positions[k + j] * nb + b] = Some(outcome);
+                }
+                k = end;
             }
             self.shared.spent_ns[b].fetch_add(local_ns, Ordering::Relaxed);
             chunk.tallies[b].time += Duration::from_nanos(local_ns);

@@ -67,7 +67,7 @@ impl Default for Config {
         Config {
             limit: 2,
             threads: 1,
-            chunk_size: 1024,
+            chunk_size: 128,
             sample: None,
             time_budget: None,
             transform: None,
