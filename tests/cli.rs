@@ -91,12 +91,13 @@ fn verify_gives_counts_errors_with_lines_and_exit_codes() {
         );
         assert_eq!(stdout(&o), expected);
         let err = stderr(&o);
+        let name = file.display();
         assert!(
-            err.contains("mixed.txt:5: puzzle has 5 characters"),
+            err.contains(&format!("{name}:5: puzzle has 5 characters")),
             "{err}"
         );
         assert!(
-            err.contains("mixed.txt:6: puzzle illegal character 'x'"),
+            err.contains(&format!("{name}:6: puzzle illegal character 'x'")),
             "{err}"
         );
         assert!(
