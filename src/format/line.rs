@@ -70,6 +70,23 @@ pub(super) fn parse_grid_line(bytes: &[u8]) -> Option<Grid> {
     Grid::from_cells(cells).ok()
 }
 
+/// The fast path for the commonest CSV row: two 81-character fields, puzzle and solution
+/// (Kaggle's `quizzes,solutions`), with a full solution. `None` for anything else, which then
+/// takes the general path with its error messages.
+pub(super) fn parse_csv_pair(bytes: &[u8], layout: &CsvLayout) -> Option<(Grid, Grid)> {
+    if layout.columns != 2 || bytes.len() != 2 * CELLS + 1 || bytes[CELLS] != b',' {
+        return None;
+    }
+    let (first, second) = (&bytes[..CELLS], &bytes[CELLS + 1..]);
+    let (puzzle, solution) = match (layout.puzzle, layout.solution) {
+        (0, Some(1)) => (first, second),
+        (1, Some(0)) => (second, first),
+        _ => return None,
+    };
+    let solution = parse_grid_line(solution).filter(Grid::is_full)?;
+    Some((parse_grid_line(puzzle)?, solution))
+}
+
 fn parse_solution(field: &str) -> Result<Grid, ParseErrorKind> {
     let grid = Grid::from_bytes(field.as_bytes()).map_err(ParseErrorKind::Solution)?;
     if !grid.is_full() {
@@ -198,6 +215,47 @@ mod tests {
             bytes[40] = b;
             assert_eq!(parse_grid_line(&bytes), None);
         }
+    }
+
+    #[test]
+    fn csv_fast_path_agrees_with_the_general_parser() {
+        let puz =
+            "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+        let sol =
+            "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+        let layout = header_layout("quizzes,solutions");
+        let row = format!("{puz},{sol}");
+        let fast = parse_csv_pair(row.as_bytes(), &layout).unwrap();
+        match parse_line(&row, Some(&layout), false) {
+            Ok(Parsed::Puzzle {
+                puzzle: Puzzle::Grid(p),
+                expected: Some(e),
+                meta,
+            }) => assert_eq!((fast.0, fast.1, meta.as_str()), (p, e, "")),
+            _ => panic!("general parser rejected {row}"),
+        }
+        let swapped = header_layout("solution,puzzle");
+        assert_eq!(
+            parse_csv_pair(format!("{sol},{puz}").as_bytes(), &swapped),
+            Some(fast)
+        );
+        // Incomplete solution, bad character, wrong shape: left to the general path.
+        assert_eq!(
+            parse_csv_pair(format!("{puz},{puz}").as_bytes(), &layout),
+            None
+        );
+        assert_eq!(
+            parse_csv_pair(format!("{puz},x{}", &sol[1..]).as_bytes(), &layout),
+            None
+        );
+        assert_eq!(
+            parse_csv_pair(format!("{puz};{sol}").as_bytes(), &layout),
+            None
+        );
+        assert_eq!(
+            parse_csv_pair(row.as_bytes(), &header_layout("a,quizzes,solutions")),
+            None
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The streaming reader: one record (or one error) per data line, in constant memory.
 
-use super::line::{parse_grid_line, parse_line, CsvLayout, Parsed};
+use super::line::{parse_csv_pair, parse_grid_line, parse_line, CsvLayout, Parsed};
 use super::{Item, ParseError, ParseErrorKind, Record};
 use crate::grid::Puzzle;
 use flate2::bufread::MultiGzDecoder;
@@ -70,17 +70,20 @@ impl State {
     /// headers.
     fn parse(&mut self, line: &[u8]) -> Option<Item> {
         let bytes = line.strip_suffix(b"\r").unwrap_or(line);
-        if self.csv.is_none() {
-            if let Some(grid) = parse_grid_line(bytes) {
-                self.seen_data = true;
-                return Some(Ok(Record {
-                    source: self.source.clone(),
-                    line: self.line_no,
-                    puzzle: Puzzle::Grid(grid),
-                    expected: None,
-                    meta: String::new(),
-                }));
-            }
+        // Fast paths for the two common line shapes; anything else takes the general path.
+        let fast = match &self.csv {
+            Some(layout) => parse_csv_pair(bytes, layout).map(|(p, s)| (p, Some(s))),
+            None => parse_grid_line(bytes).map(|p| (p, None)),
+        };
+        if let Some((puzzle, expected)) = fast {
+            self.seen_data = true;
+            return Some(Ok(Record {
+                source: self.source.clone(),
+                line: self.line_no,
+                puzzle: Puzzle::Grid(puzzle),
+                expected,
+                meta: String::new(),
+            }));
         }
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
