@@ -4,7 +4,8 @@
 //! Machine formats have one record per (data set, backend) with the same fields, in this
 //! order: `set, source, backend, complete, puzzles_per_sec, us_per_puzzle, no_guess_pct,
 //! guesses_per_puzzle, covered, total, records, unique, multiple, none, unknown, mismatches,
-//! parse_errors, read_puzzles_per_sec, budget_spent, solve_seconds, threads, limit`.
+//! parse_errors, read_puzzles_per_sec, read_cpu_puzzles_per_sec, budget_spent, solve_seconds,
+//! threads, limit`.
 //! `total` is the number of puzzles selected for the run (all records, or the sample);
 //! `covered` is how many of them the backend solved before its time budget was spent.
 
@@ -134,18 +135,19 @@ fn set_line(set: &SetReport) -> String {
     }
     write!(
         s,
-        ", {} parse error{}, read at {} puzzles/s ({:.2} s), wall {:.2} s",
+        ", {} parse error{}, read at {} puzzles/s ({:.2} s; {}/s of CPU time), wall {:.2} s",
         thousands(set.parse_errors),
         if set.parse_errors == 1 { "" } else { "s" },
         rate(set.reading_rate()),
         set.read_time.as_secs_f64(),
+        rate(set.reading_rate_cpu()),
         set.wall_time.as_secs_f64()
     )
     .ok();
     if set.threads > 1 {
         write!(
             s,
-            ", {} threads: speed-up over one thread ≈ {:.2}×",
+            ", {} threads: speed-up over one thread ≈ {:.2}× (CPU time of all threads ÷ wall)",
             set.threads,
             set.speedup()
         )
@@ -283,6 +285,11 @@ fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<(&'static str, String
                 (
                     "read_puzzles_per_sec",
                     format!("{:.1}", set.reading_rate()),
+                    false,
+                ),
+                (
+                    "read_cpu_puzzles_per_sec",
+                    format!("{:.1}", set.reading_rate_cpu()),
                     false,
                 ),
                 ("budget_spent", b.budget_spent.to_string(), false),

@@ -45,7 +45,8 @@ pub fn svg(sets: &[SetReport]) -> String {
     let nb = names.len().max(1) as f64;
     let group = nb * bar + gap;
     let (left, top, plot_h, bottom) = (80.0, 70.0, 300.0, 150.0);
-    let width = (left + 20.0 + group * sets.len().max(1) as f64).max(520.0);
+    // Room on the right for the last set's slanted label.
+    let width = (left + 190.0 + group * sets.len().max(1) as f64).max(640.0);
     let height = top + plot_h + bottom;
     let y_of = |v: f64| top + plot_h * (1.0 - (v.log10() - lo as f64) / (hi - lo) as f64);
 
@@ -57,7 +58,7 @@ pub fn svg(sets: &[SetReport]) -> String {
     .ok();
     writeln!(
         out,
-        r#"<rect width="100%" height="100%" fill="white"/><text x="{left}" y="20" font-size="15" font-weight="bold">Puzzles per second per backend and data set (log scale, one thread)</text>"#
+        r#"<rect width="100%" height="100%" fill="white"/><text x="10" y="20" font-size="14" font-weight="bold">Puzzles per second, per backend and data set (log scale, one thread)</text>"#
     )
     .ok();
     // Legend.
@@ -133,8 +134,8 @@ pub fn svg(sets: &[SetReport]) -> String {
         let cx = gx + nb * bar / 2.0;
         writeln!(
             out,
-            r#"<text transform="translate({cx:.1} {:.1}) rotate(-30)" text-anchor="end">{}</text>"#,
-            top + plot_h + 16.0,
+            r#"<text transform="translate({cx:.1} {:.1}) rotate(30)" text-anchor="start">{}</text>"#,
+            top + plot_h + 14.0,
             escape(set.name())
         )
         .ok();

@@ -27,6 +27,16 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
+/// CPU time used so far by the calling thread. The speed-up estimate counts work in CPU time,
+/// not wall-clock time, which a shared machine inflates.
+fn thread_cpu() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(
+        t.tv_sec.max(0) as u64,
+        t.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
+
 /// A batch of records and, once processed, their answers.
 struct Chunk {
     seq: u64,
@@ -36,6 +46,7 @@ struct Chunk {
     mismatches: Vec<super::Mismatch>,
     tallies: Vec<BackendReport>,
     busy: Duration,
+    busy_cpu: Duration,
 }
 
 impl Chunk {
@@ -47,6 +58,7 @@ impl Chunk {
             mismatches: Vec::new(),
             tallies: Vec::new(),
             busy: Duration::ZERO,
+            busy_cpu: Duration::ZERO,
         }
     }
 }
@@ -102,6 +114,7 @@ impl<'a> Worker<'a> {
     /// answers back, and checks them.
     fn process(&mut self, chunk: &mut Chunk) {
         let start = Instant::now();
+        let start_cpu = thread_cpu();
         let config = &self.runner.config;
         let backends = &self.runner.backends;
         let nb = backends.len();
@@ -216,6 +229,7 @@ impl<'a> Worker<'a> {
             }
         }
         chunk.busy = start.elapsed();
+        chunk.busy_cpu = thread_cpu().saturating_sub(start_cpu);
     }
 }
 
@@ -296,6 +310,7 @@ fn deliver(
         total.add(part);
     }
     report.busy_time += chunk.busy;
+    report.busy_cpu += chunk.busy_cpu;
     observer.progress(
         report.selected + report.parse_errors,
         bytes.map(|b| b.load(Ordering::Relaxed)),
@@ -349,8 +364,10 @@ pub(super) fn run(
     let source_iter: &mut dyn Iterator<Item = Item> = match config.sample {
         Some(sample) => {
             let t = Instant::now();
+            let cpu = thread_cpu();
             let kept = reservoir(&mut items, sample.size, sample.seed, &mut report, observer);
             read_time += t.elapsed();
+            report.read_cpu += thread_cpu().saturating_sub(cpu);
             sampled = kept.into_iter().map(Ok);
             &mut sampled
         }
@@ -359,12 +376,14 @@ pub(super) fn run(
 
     let mut free: Vec<Chunk> = Vec::new();
     let mut seq = 0u64;
+    let mut read_cpu = Duration::ZERO;
     let mut next_chunk = |free: &mut Vec<Chunk>, read_time: &mut Duration| -> Option<Chunk> {
         let mut chunk = free.pop().unwrap_or_else(|| Chunk::new(chunk_size));
-        let t = Instant::now();
+        let (t, cpu) = (Instant::now(), thread_cpu());
         let got = fill(source_iter, &mut chunk, chunk_size);
         if counting {
             *read_time += t.elapsed();
+            read_cpu += thread_cpu().saturating_sub(cpu);
         }
         chunk.seq = seq;
         seq += 1;
@@ -429,6 +448,7 @@ pub(super) fn run(
     }
 
     report.read_time = read_time;
+    report.read_cpu += read_cpu;
     report.wall_time = wall.elapsed();
     observer.finish(&report);
     Ok(report)

@@ -349,6 +349,10 @@ pub struct SetReport {
     pub wall_time: Duration,
     /// Time the workers were busy (solving and checking), summed over threads.
     pub busy_time: Duration,
+    /// CPU time spent reading and parsing.
+    pub read_cpu: Duration,
+    /// CPU time the workers used, summed over threads.
+    pub busy_cpu: Duration,
     /// Worker threads used.
     pub threads: usize,
     /// One entry per backend, in run order.
@@ -376,12 +380,23 @@ impl SetReport {
         }
     }
 
-    /// Estimated speed-up over one thread: the time one thread would need (reading plus all
-    /// worker time) over the wall-clock time. About 1 with one thread.
+    /// Records read and parsed per second of CPU time (robust on a shared machine).
+    pub fn reading_rate_cpu(&self) -> f64 {
+        let s = self.read_cpu.as_secs_f64();
+        if s > 0.0 {
+            (self.records + self.parse_errors) as f64 / s
+        } else {
+            0.0
+        }
+    }
+
+    /// Estimated speed-up over one thread: the CPU time one thread would need (reading plus
+    /// all worker CPU time) over the wall-clock time. On an idle machine this is the speed-up;
+    /// on a shared one it is lower, as it should be (the other threads did not get a core).
     pub fn speedup(&self) -> f64 {
         let wall = self.wall_time.as_secs_f64();
         if wall > 0.0 {
-            (self.read_time + self.busy_time).as_secs_f64() / wall
+            (self.read_cpu + self.busy_cpu).as_secs_f64() / wall
         } else {
             0.0
         }
