@@ -7,6 +7,7 @@
 
 pub mod basic;
 mod registry;
+pub mod sat;
 
 pub use registry::{build, builtin_names, describe, BackendInfo, BuildError, Options, BACKENDS};
 

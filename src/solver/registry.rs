@@ -10,6 +10,8 @@ pub struct Options {
     pub max_nodes: Option<u64>,
     /// Seed for backends with randomness (projection starts).
     pub seed: u64,
+    /// CNF encoding of the `sat` backend by name (`None`: its default).
+    pub sat_encoding: Option<String>,
 }
 
 impl Default for Options {
@@ -17,6 +19,7 @@ impl Default for Options {
         Options {
             max_nodes: None,
             seed: 1,
+            sat_encoding: None,
         }
     }
 }
@@ -61,6 +64,12 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
         "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle",
     default: true,
     build: |o| Ok(Box::new(super::basic::Basic::new(o))),
+},
+BackendInfo {
+    name: "sat",
+    description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness",
+    default: true,
+    build: |o| Ok(Box::new(super::sat::Sat::new(o)?)),
 }];
 
 /// Names of the built-in backends.

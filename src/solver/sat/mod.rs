@@ -1,0 +1,176 @@
+//! `sat`: Sudoku as CNF, solved by the varisat CDCL solver.
+//!
+//! The puzzle is encoded as a CNF formula ([`encoding`], selectable by name: `minimal`,
+//! `extended`, `reduced`, `augmented`), handed to a fresh [`varisat::Solver`], and the model is
+//! decoded into a grid. Uniqueness: after each model, a clause blocking it (over the cells the
+//! givens do not fix) is added and the solver is asked again; unsatisfiable means no further
+//! solution. [`proof`] writes a DRAT proof of that last step; [`dimacs`] writes and reads the
+//! formulas in DIMACS form.
+//!
+//! Why a fresh solver per puzzle: `varisat::Solver` is not `Send` (it may hold proof writers),
+//! so the backend cannot keep one, and measurement (`examples/sat_rates.rs`) showed a reused
+//! solver with the clues as assumptions and blocking clauses behind activation literals to be
+//! slower than building one per puzzle from the clue-simplified formula.
+//!
+//! Limits: varisat has no interrupt and no conflict budget, so `Options::max_nodes` is not
+//! honoured (a Sudoku formula is always decided quickly). varisat does not expose its conflict
+//! or decision counters either, so [`Stats`] stays zero apart from `iterations`, the number of
+//! SAT calls made (one per model found plus the final unsatisfiable one).
+
+pub mod dimacs;
+pub mod encoding;
+pub mod proof;
+
+pub use encoding::{Encoding, Formula, Givens, Meaning, UnknownEncoding};
+
+use super::{BuildError, Count, Options, Outcome, Solver, Stats};
+use crate::grid::{Candidates, Grid};
+use varisat::ExtendFormula;
+
+/// The SAT backend: an encoding and the buffers reused between puzzles.
+#[derive(Debug, Clone)]
+pub struct Sat {
+    encoding: Encoding,
+    formula: Formula,
+    truth: Vec<bool>,
+    blocking: Vec<varisat::Lit>,
+}
+
+impl Sat {
+    /// Builds the backend with `options.sat_encoding` (default [`Encoding::DEFAULT`]); an
+    /// unknown encoding name is [`BuildError::Invalid`].
+    pub fn new(options: &Options) -> Result<Sat, BuildError> {
+        let encoding = match &options.sat_encoding {
+            None => Encoding::DEFAULT,
+            Some(name) => name
+                .parse()
+                .map_err(|e: UnknownEncoding| BuildError::Invalid {
+                    name: "sat".to_string(),
+                    reason: e.to_string(),
+                })?,
+        };
+        Ok(Sat::with_encoding(encoding))
+    }
+
+    /// Builds the backend with a given encoding.
+    pub fn with_encoding(encoding: Encoding) -> Sat {
+        Sat {
+            encoding,
+            formula: Formula::new(),
+            truth: Vec::with_capacity(encoding::FULL_VARS),
+            blocking: Vec::with_capacity(81),
+        }
+    }
+
+    /// The encoding in use.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    fn run(&mut self, givens: Givens<'_>, limit: u32) -> Outcome {
+        let limit = limit.max(1);
+        self.formula.build(self.encoding, givens);
+        let mut solver = varisat::Solver::new();
+        for clause in self.formula.clauses() {
+            solver.add_clause(clause);
+        }
+        let mut stats = Stats::default();
+        let mut found = 0u32;
+        let mut first = None;
+        loop {
+            stats.iterations += 1;
+            match solver.solve() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(_) => return Outcome::unknown(stats),
+            }
+            let Some(grid) =
+                read_model(&solver, &self.formula, &mut self.truth, &mut self.blocking)
+            else {
+                return Outcome::unknown(stats);
+            };
+            found += 1;
+            first.get_or_insert(grid);
+            if found >= limit {
+                break;
+            }
+            solver.add_clause(&self.blocking);
+        }
+        Outcome {
+            count: Count::Exactly(found),
+            solution: first,
+            stats,
+        }
+    }
+}
+
+/// Decodes the solver's model into a grid and the clause that blocks it (`None` if the model
+/// is missing or does not decode to a full grid).
+fn read_model(
+    solver: &varisat::Solver<'_>,
+    formula: &Formula,
+    truth: &mut Vec<bool>,
+    blocking: &mut Vec<varisat::Lit>,
+) -> Option<Grid> {
+    let model = solver.model()?;
+    truth.clear();
+    truth.resize(formula.num_vars(), false);
+    for lit in model {
+        if let Some(t) = truth.get_mut(lit.index()) {
+            *t = lit.is_positive();
+        }
+    }
+    formula.decode(truth, blocking)
+}
+
+impl Solver for Sat {
+    fn name(&self) -> &'static str {
+        "sat"
+    }
+
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+        self.run(Givens::Grid(puzzle), limit)
+    }
+
+    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
+        self.run(Givens::Candidates(candidates), limit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::basic::Basic;
+
+    #[test]
+    fn invalid_encoding_is_a_build_error() {
+        let o = Options {
+            sat_encoding: Some("bogus".into()),
+            ..Options::default()
+        };
+        assert!(matches!(Sat::new(&o), Err(BuildError::Invalid { .. })));
+    }
+
+    #[test]
+    fn every_encoding_agrees_with_basic_on_hard_puzzles() {
+        let puzzles = [
+            "800000000003600000070090200050007000000045700000100030001000068008500010090000400",
+            "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
+            "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
+        ];
+        let mut basic = Basic::new(&Options::default());
+        for e in Encoding::ALL {
+            let mut s = Sat::with_encoding(e);
+            for p in puzzles {
+                let g: Grid = p.parse().unwrap();
+                for limit in [1, 2, 5] {
+                    let want = basic.solve(&g, limit);
+                    let got = s.solve(&g, limit);
+                    assert_eq!(got.count, want.count, "{e} {p} limit {limit}");
+                    let sol = got.solution.expect("solved");
+                    crate::verify::check(&g, &sol).unwrap();
+                }
+            }
+        }
+    }
+}
