@@ -85,7 +85,7 @@ impl Encoding {
 
     /// The default: the fastest correct encoding as measured (see the module docs of
     /// `solver::sat` for the figures).
-    pub const DEFAULT: Encoding = Encoding::Augmented;
+    pub const DEFAULT: Encoding = Encoding::Reduced;
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
@@ -454,22 +454,20 @@ impl Formula {
     /// Fixes the values implied directly by the givens; true if two of them contradict.
     fn fix_values(&mut self) -> bool {
         let mut elim = [0u16; CELLS];
-        for cell in 0..CELLS {
-            let m = self.given[cell];
+        for (&m, peers) in self.given.iter().zip(&PEERS) {
             if m.count_ones() == 1 {
-                for &p in &PEERS[cell] {
+                for &p in peers {
                     elim[p as usize] |= m;
                 }
             }
         }
         let mut conflict = false;
-        for cell in 0..CELLS {
-            let m = self.given[cell];
+        for (cell, (&m, &e)) in self.given.iter().zip(&elim).enumerate() {
             let fixed = m.count_ones() == 1;
-            if fixed && elim[cell] & m != 0 {
+            if fixed && e & m != 0 {
                 conflict = true;
             }
-            let open = m & !elim[cell];
+            let open = m & !e;
             for d in 0..9 {
                 let bit = 1u16 << d;
                 self.value[cand(cell, d)] = if fixed && m & bit != 0 {
