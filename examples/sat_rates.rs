@@ -110,8 +110,9 @@ fn reuse_run(encoding: Encoding, puzzles: &[Grid], rebuild: usize) -> (f64, usiz
 }
 
 /// Fresh solver per puzzle through the backend: (seconds, puzzles counted unique).
-fn fresh_run(encoding: Encoding, puzzles: &[Grid]) -> (f64, usize) {
+fn fresh_run(encoding: Encoding, place_first: bool, puzzles: &[Grid]) -> (f64, usize) {
     let mut s = Sat::with_encoding(encoding);
+    s.set_place_first(place_first);
     let start = cpu_seconds();
     let mut unique = 0;
     for g in puzzles {
@@ -171,13 +172,17 @@ fn main() {
 
     #[derive(Clone, Copy)]
     enum Config {
-        Fresh(Encoding),
+        Fresh(Encoding, bool),
         Reuse(Encoding, usize),
     }
-    let mut configs: Vec<(String, Config)> = Encoding::ALL
-        .iter()
-        .map(|&e| (format!("fresh {e}"), Config::Fresh(e)))
-        .collect();
+    let mut configs: Vec<(String, Config)> = Vec::new();
+    for e in Encoding::ALL {
+        configs.push((format!("fresh {e}"), Config::Fresh(e, true)));
+        configs.push((
+            format!("fresh {e} (eliminate first)"),
+            Config::Fresh(e, false),
+        ));
+    }
     for e in [Encoding::Extended, Encoding::Augmented] {
         for k in [0, 20] {
             let label = if k == 0 {
@@ -193,7 +198,7 @@ fn main() {
         for (si, (_, puzzles)) in sets.iter().enumerate() {
             for (ci, (_, config)) in configs.iter().enumerate() {
                 let (secs, unique) = match *config {
-                    Config::Fresh(e) => fresh_run(e, puzzles),
+                    Config::Fresh(e, p) => fresh_run(e, p, puzzles),
                     Config::Reuse(e, k) => reuse_run(e, puzzles, k),
                 };
                 assert_eq!(unique, puzzles.len());

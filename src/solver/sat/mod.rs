@@ -34,6 +34,10 @@ pub struct Sat {
     formula: Formula,
     truth: Vec<bool>,
     blocking: Vec<varisat::Lit>,
+    scratch: Vec<varisat::Lit>,
+    /// Give the solver the negated variables, so that its default decision (false) places a
+    /// digit instead of eliminating one.
+    place_first: bool,
 }
 
 impl Sat {
@@ -59,7 +63,14 @@ impl Sat {
             formula: Formula::new(),
             truth: Vec::with_capacity(encoding::FULL_VARS),
             blocking: Vec::with_capacity(81),
+            scratch: Vec::with_capacity(16),
+            place_first: true,
         }
+    }
+
+    /// Chooses the variables' sign convention (see the module docs); `true` is the default.
+    pub fn set_place_first(&mut self, on: bool) {
+        self.place_first = on;
     }
 
     /// The encoding in use.
@@ -71,8 +82,9 @@ impl Sat {
         let limit = limit.max(1);
         self.formula.build(self.encoding, givens);
         let mut solver = varisat::Solver::new();
+        let flip = self.place_first;
         for clause in self.formula.clauses() {
-            solver.add_clause(clause);
+            add_clause(&mut solver, clause, flip, &mut self.scratch);
         }
         let mut stats = Stats::default();
         let mut found = 0u32;
@@ -84,9 +96,13 @@ impl Sat {
                 Ok(false) => break,
                 Err(_) => return Outcome::unknown(stats),
             }
-            let Some(grid) =
-                read_model(&solver, &self.formula, &mut self.truth, &mut self.blocking)
-            else {
+            let Some(grid) = read_model(
+                &solver,
+                &self.formula,
+                flip,
+                &mut self.truth,
+                &mut self.blocking,
+            ) else {
                 return Outcome::unknown(stats);
             };
             found += 1;
@@ -94,7 +110,7 @@ impl Sat {
             if found >= limit {
                 break;
             }
-            solver.add_clause(&self.blocking);
+            add_clause(&mut solver, &self.blocking, flip, &mut self.scratch);
         }
         Outcome {
             count: Count::Exactly(found),
@@ -109,6 +125,7 @@ impl Sat {
 fn read_model(
     solver: &varisat::Solver<'_>,
     formula: &Formula,
+    flip: bool,
     truth: &mut Vec<bool>,
     blocking: &mut Vec<varisat::Lit>,
 ) -> Option<Grid> {
@@ -117,10 +134,27 @@ fn read_model(
     truth.resize(formula.num_vars(), false);
     for lit in model {
         if let Some(t) = truth.get_mut(lit.index()) {
-            *t = lit.is_positive();
+            *t = lit.is_positive() != flip;
         }
     }
     formula.decode(truth, blocking)
+}
+
+/// Adds a clause, with every literal negated if `flip` (the solver's variable v then means
+/// "not v" of the formula).
+fn add_clause(
+    solver: &mut varisat::Solver<'_>,
+    clause: &[varisat::Lit],
+    flip: bool,
+    scratch: &mut Vec<varisat::Lit>,
+) {
+    if flip {
+        scratch.clear();
+        scratch.extend(clause.iter().map(|&l| !l));
+        solver.add_clause(scratch);
+    } else {
+        solver.add_clause(clause);
+    }
 }
 
 impl Solver for Sat {
