@@ -1,6 +1,7 @@
 //! Backends by name: the list the CLI shows and the constructor it calls.
 
 use super::Solver;
+use std::time::Duration;
 
 /// Settings a backend may read when it is built. Each backend uses the fields that concern it
 /// and ignores the rest, so one `Options` serves every backend of a run.
@@ -12,6 +13,8 @@ pub struct Options {
     pub seed: u64,
     /// CNF encoding of the `sat` backend by name (`None`: its default).
     pub sat_encoding: Option<String>,
+    /// How long an external program (`exec:CMD`) may take to answer one puzzle.
+    pub exec_timeout: Duration,
 }
 
 impl Default for Options {
@@ -20,6 +23,7 @@ impl Default for Options {
             max_nodes: None,
             seed: 1,
             sat_encoding: None,
+            exec_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -85,13 +89,22 @@ pub fn describe(name: &str) -> Option<&'static str> {
         .map(|b| b.description)
 }
 
-/// Builds a backend from its name.
+/// Builds a backend from its name: a built-in one, or `exec:CMD` for an external program.
 pub fn build(name: &str, options: &Options) -> Result<Box<dyn Solver>, BuildError> {
+    if let Some(command) = name.strip_prefix("exec:") {
+        return Ok(Box::new(super::exec::Exec::new(
+            command,
+            options.exec_timeout,
+        )?));
+    }
     match BACKENDS.iter().find(|b| b.name == name) {
         Some(info) => (info.build)(options),
         None => Err(BuildError::Unknown {
             name: name.to_string(),
-            known: builtin_names().collect::<Vec<_>>().join(", "),
+            known: builtin_names()
+                .chain(["exec:CMD"])
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
     }
 }
