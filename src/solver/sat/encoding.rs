@@ -83,8 +83,8 @@ impl Encoding {
         Encoding::Augmented,
     ];
 
-    /// The default: the fastest correct encoding as measured (see the module docs of
-    /// `solver::sat` for the figures).
+    /// The default: the fastest correct encoding as measured (the module docs of
+    /// [`crate::solver::sat`] have the figures).
     pub const DEFAULT: Encoding = Encoding::Reduced;
 
     /// The name used on the command line.
