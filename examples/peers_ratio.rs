@@ -1,0 +1,122 @@
+//! Throughput of `bitmask` against the `sudoku` crate (a JCZSolve port, dev-dependency only),
+//! robust to a noisy shared machine: both solvers run in the same process on the same
+//! puzzles, interleaved in short alternating rounds, and the best round of each is kept.
+//!
+//! ```text
+//! cargo run --release --example peers_ratio -- [--rounds N] [--limit L] [--sample N] [files...]
+//! ```
+//!
+//! Prints per set: puzzles/s and µs/puzzle for both, the ratio bitmask / sudoku, the share
+//! of puzzles bitmask solves without guessing and its guesses per puzzle.
+
+use std::time::Instant;
+
+use sudobench::format::Reader;
+use sudobench::grid::{Grid, Puzzle};
+use sudobench::solver::bitmask::Bitmask;
+use sudobench::solver::{Count, Options, Solver};
+
+const DEFAULT_SETS: &[&str] = &[
+    "data/puzzles2_17_clue.gz",
+    "data/puzzles3_magictour_top1465.gz",
+    "data/puzzles5_forum_hardest_1905_11+.gz",
+    "data/puzzles6_forum_hardest_1106.gz",
+];
+
+fn load(path: &str, sample: usize) -> anyhow::Result<Vec<Grid>> {
+    let mut out = Vec::new();
+    for rec in Reader::open(path)? {
+        if let Puzzle::Grid(g) = rec?.puzzle {
+            out.push(g);
+            if out.len() == sample {
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn time_bitmask(solver: &mut Bitmask, puzzles: &[Grid], limit: u32) -> (f64, u64) {
+    let start = Instant::now();
+    let mut check = 0u64;
+    for p in puzzles {
+        if let Count::Exactly(n) = solver.solve(p, limit).count {
+            check += n as u64;
+        }
+    }
+    (start.elapsed().as_secs_f64(), check)
+}
+
+fn time_sudoku(puzzles: &[sudoku::Sudoku], limit: u32) -> (f64, u64) {
+    let start = Instant::now();
+    let mut check = 0u64;
+    for p in puzzles {
+        check += if limit == 1 {
+            p.some_solution().is_some() as u64
+        } else {
+            p.solutions_count_up_to(limit as usize) as u64
+        };
+    }
+    (start.elapsed().as_secs_f64(), check)
+}
+
+fn main() -> anyhow::Result<()> {
+    let mut rounds = 5usize;
+    let mut limit = 2u32;
+    let mut sample = 2000usize;
+    let mut files = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--rounds" => rounds = args.next().unwrap_or_default().parse()?,
+            "--limit" => limit = args.next().unwrap_or_default().parse()?,
+            "--sample" => sample = args.next().unwrap_or_default().parse()?,
+            _ => files.push(a),
+        }
+    }
+    if files.is_empty() {
+        files = DEFAULT_SETS.iter().map(|s| s.to_string()).collect();
+    }
+    let mut solver = Bitmask::new(&Options::default());
+    println!(
+        "limit {limit}, best of {rounds} interleaved rounds\n{:<40} {:>6} {:>12} {:>9} {:>12} {:>9} {:>7} {:>8} {:>9}",
+        "set", "n", "bitmask/s", "µs", "sudoku/s", "µs", "ratio", "no-guess", "guesses"
+    );
+    for file in &files {
+        let grids = load(file, sample)?;
+        let peers: Vec<sudoku::Sudoku> = grids
+            .iter()
+            .map(|g| sudoku::Sudoku::from_bytes_slice(g.cells()))
+            .collect::<Result<_, _>>()
+            .map_err(|_| anyhow::anyhow!("sudoku crate rejected a puzzle of {file}"))?;
+        let (mut no_guess, mut guesses) = (0usize, 0u64);
+        for g in &grids {
+            let o = solver.solve(g, limit);
+            no_guess += (o.stats.guesses == 0) as usize;
+            guesses += o.stats.guesses;
+        }
+        let (mut best_a, mut best_b) = (f64::MAX, f64::MAX);
+        for _ in 0..rounds {
+            let (ta, ca) = time_bitmask(&mut solver, &grids, limit);
+            let (tb, cb) = time_sudoku(&peers, limit);
+            anyhow::ensure!(ca == cb, "{file}: counts differ ({ca} vs {cb})");
+            best_a = best_a.min(ta);
+            best_b = best_b.min(tb);
+        }
+        let n = grids.len() as f64;
+        let name = file.rsplit('/').next().unwrap_or(file);
+        println!(
+            "{:<40} {:>6} {:>12.0} {:>9.2} {:>12.0} {:>9.2} {:>7.3} {:>7.1}% {:>9.2}",
+            name,
+            grids.len(),
+            n / best_a,
+            best_a / n * 1e6,
+            n / best_b,
+            best_b / n * 1e6,
+            best_b / best_a,
+            100.0 * no_guess as f64 / n,
+            guesses as f64 / n
+        );
+    }
+    Ok(())
+}

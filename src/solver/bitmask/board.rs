@@ -1,0 +1,337 @@
+//! The search state of the `bitmask` backend and its propagation to a fixpoint.
+//!
+//! Per digit, the 81 cells are three band words (27 bits each, see [`super::tables`]): word
+//! `3·d + b` holds the cells of band `b` where digit `d + 1` is still possible, including the
+//! cell where it has been placed. A separate word per band holds the cells not yet solved.
+//! The whole state is 31 words, so the search copies it at each guess instead of undoing.
+//!
+//! Propagation works band by band for one digit at a time ([`Board::update`]): locked
+//! candidates inside the band (pointing along rows, claiming from rows) by table lookup, then
+//! rows with a single cell (hidden singles in rows, and in boxes, since a box with one cell
+//! points along its row) are placed, which removes the cell from the other digits and its
+//! column from the other bands. A word that changes is marked dirty and updated in turn. When
+//! nothing is dirty, naked singles are found with bit-parallel counting over the nine digit
+//! words, then hidden singles in columns and locked candidates along columns.
+
+use super::tables::{
+    fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, LOCK, POINT_COLS,
+};
+
+/// Bits of the 27 digit-band words.
+const ALL_WORDS: u32 = (1 << 27) - 1;
+
+/// The state of one search node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Board {
+    /// Word `3·d + b`: the cells of band `b` that may hold digit `d + 1`.
+    cand: [u32; 27],
+    /// Per band: the cells not yet solved.
+    unsolved: [u32; 3],
+    /// Words of `cand` changed since they were last updated.
+    dirty: u32,
+}
+
+/// Propagation found that the position has no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Contradiction;
+
+type Step<T> = Result<T, Contradiction>;
+
+/// `x` if it has at most one bit set, else 0.
+#[inline(always)]
+fn if_single(x: u32) -> u32 {
+    x & (((x & x.wrapping_sub(1)) == 0) as u32).wrapping_neg()
+}
+
+impl Board {
+    /// Every digit possible in every cell.
+    pub(crate) fn empty() -> Board {
+        Board {
+            cand: [BAND; 27],
+            unsolved: [BAND; 3],
+            dirty: ALL_WORDS,
+        }
+    }
+
+    /// A board from candidate masks per cell (bit `d` = digit `d + 1`), nothing solved yet.
+    pub(crate) fn from_masks(masks: &[u16; 81]) -> Board {
+        let mut cand = [0u32; 27];
+        for (cell, &m) in masks.iter().enumerate() {
+            let (b, pos) = (cell / 27, cell % 27);
+            for (d, words) in cand.chunks_exact_mut(3).enumerate() {
+                if m >> d & 1 != 0 {
+                    words[b] |= 1 << pos;
+                }
+            }
+        }
+        Board {
+            cand,
+            unsolved: [BAND; 3],
+            dirty: ALL_WORDS,
+        }
+    }
+
+    /// Whether every cell is solved.
+    #[inline]
+    pub(crate) fn is_solved(&self) -> bool {
+        self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
+    }
+
+    /// Places digit `d + 1` (0-based `d`) in cell `cell` (0..81) and propagates nothing yet.
+    #[inline]
+    pub(crate) fn place_cell(&mut self, d: usize, cell: usize) -> Step<()> {
+        self.place(d, cell / 27, 1 << (cell % 27))
+    }
+
+    /// Places digit `d + 1` on the band cell `bit` of band `b`: removes it from the cell's
+    /// other digits, from the digit's peers in the band and from its column in other bands.
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, bit: u32) -> Step<()> {
+        let i = 3 * d + b;
+        if self.cand[i] & bit == 0 || self.unsolved[b] & bit == 0 {
+            return Err(Contradiction);
+        }
+        let own = self.cand[i] & !BAND_PEERS[bit.trailing_zeros() as usize];
+        self.unsolved[b] &= !bit;
+        // This also clears the cell from digit `d` itself, which the next line restores.
+        self.clear_others(d, b, bit);
+        self.cand[i] = own;
+        self.dirty |= 1 << i;
+        Ok(())
+    }
+
+    /// Removes the newly solved cells `cells` of band `b` (which hold digit `d + 1`) from every
+    /// other digit, and their columns from digit `d + 1` in the other two bands.
+    #[inline(always)]
+    fn clear_others(&mut self, d: usize, b: usize, cells: u32) {
+        let mut dirty = 0u32;
+        for e in 0..9 {
+            let j = 3 * e + b;
+            let old = self.cand[j];
+            let new = old & !cells;
+            self.cand[j] = new;
+            dirty |= ((new != old) as u32) << j;
+        }
+        let cols = spread_cols(fold_cols(cells));
+        for o in [(b + 1) % 3, (b + 2) % 3] {
+            let j = 3 * d + o;
+            let old = self.cand[j];
+            let new = old & !cols;
+            self.cand[j] = new;
+            dirty |= ((new != old) as u32) << j;
+        }
+        self.dirty |= dirty;
+    }
+
+    /// Brings word `i` (digit `i / 3`, band `i % 3`) to its own fixpoint: locked candidates
+    /// inside the band and placement of rows with a single cell.
+    #[inline(always)]
+    fn update(&mut self, i: usize) -> Step<()> {
+        let (d, b) = (i / 3, i % 3);
+        let mut a = self.cand[i];
+        loop {
+            a &= LOCK[minirows(a)];
+            if a == 0 {
+                return Err(Contradiction);
+            }
+            let singles =
+                if_single(a & 0x1ff) | if_single((a >> 9) & 0x1ff) << 9 | if_single(a >> 18) << 18;
+            let new = singles & self.unsolved[b];
+            if new == 0 {
+                break;
+            }
+            self.unsolved[b] &= !new;
+            let mut n = new;
+            while n != 0 {
+                a &= !BAND_PEERS[n.trailing_zeros() as usize];
+                n &= n - 1;
+            }
+            if a & new != new {
+                return Err(Contradiction);
+            }
+            self.clear_others(d, b, new);
+        }
+        self.cand[i] = a;
+        self.dirty &= !(1 << i);
+        Ok(())
+    }
+
+    /// Propagates to a fixpoint. `Err` means the position has no solution.
+    pub(crate) fn propagate(&mut self) -> Step<()> {
+        loop {
+            while self.dirty != 0 {
+                let i = self.dirty.trailing_zeros() as usize;
+                self.dirty &= self.dirty - 1;
+                self.update(i)?;
+            }
+            if self.is_solved() {
+                return Ok(());
+            }
+            if self.naked_singles()? {
+                continue;
+            }
+            if self.column_pass()? {
+                continue;
+            }
+            return Ok(());
+        }
+    }
+
+    /// Places every unsolved cell with one candidate; `Ok(true)` if any was placed.
+    fn naked_singles(&mut self) -> Step<bool> {
+        let mut any = false;
+        for b in 0..3 {
+            let u = self.unsolved[b];
+            if u == 0 {
+                continue;
+            }
+            let (mut r1, mut r2) = (0u32, 0u32);
+            for d in 0..9 {
+                let x = self.cand[3 * d + b];
+                r2 |= r1 & x;
+                r1 |= x;
+            }
+            if u & !r1 != 0 {
+                return Err(Contradiction);
+            }
+            let mut singles = u & !r2;
+            if singles == 0 {
+                continue;
+            }
+            any = true;
+            for d in 0..9 {
+                let mut hits = self.cand[3 * d + b] & singles;
+                singles &= !hits;
+                while hits != 0 {
+                    let bit = hits & hits.wrapping_neg();
+                    hits ^= bit;
+                    self.place(d, b, bit)?;
+                }
+            }
+            // A single that lost its last candidate to another single of this band.
+            if singles != 0 {
+                return Err(Contradiction);
+            }
+        }
+        Ok(any)
+    }
+
+    /// Hidden singles in columns and locked candidates along columns (a box whose digit lies
+    /// in one column; a column whose digit lies in one box). `Ok(true)` if anything changed.
+    fn column_pass(&mut self) -> Step<bool> {
+        let mut changed = false;
+        for d in 0..9 {
+            let a = [self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]];
+            let p = [fold_cols(a[0]), fold_cols(a[1]), fold_cols(a[2])];
+            if p[0] | p[1] | p[2] != 0x1ff {
+                return Err(Contradiction);
+            }
+            let mut placed = false;
+            for b in 0..3 {
+                let (r0, r1, r2) = (a[b] & 0x1ff, (a[b] >> 9) & 0x1ff, a[b] >> 18);
+                let one_row = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
+                let hidden = one_row & !(p[(b + 1) % 3] | p[(b + 2) % 3]);
+                let mut cells = a[b] & spread_cols(hidden) & self.unsolved[b];
+                while cells != 0 {
+                    let bit = cells & cells.wrapping_neg();
+                    cells ^= bit;
+                    self.place(d, b, bit)?;
+                    placed = true;
+                }
+            }
+            if placed {
+                changed = true;
+                continue;
+            }
+            let point = [
+                POINT_COLS[p[0] as usize] as u32,
+                POINT_COLS[p[1] as usize] as u32,
+                POINT_COLS[p[2] as usize] as u32,
+            ];
+            for b in 0..3 {
+                let (o1, o2) = ((b + 1) % 3, (b + 2) % 3);
+                let only = p[b] & !(p[o1] | p[o2]);
+                let keep = CLAIM_KEEP[only as usize] as u32 & !(point[o1] | point[o2]);
+                let new = a[b] & spread_cols(keep);
+                if new != a[b] {
+                    let i = 3 * d + b;
+                    self.cand[i] = new;
+                    self.dirty |= 1 << i;
+                    changed = true;
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// The cell to branch on: an unsolved cell with fewest candidates, bivalue cells first.
+    /// Returns (band, cell bit, digit mask). Only called on a propagated, unsolved board.
+    pub(crate) fn choose(&self) -> (usize, u32, u32) {
+        for b in 0..3 {
+            let u = self.unsolved[b];
+            if u == 0 {
+                continue;
+            }
+            let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let x = self.cand[3 * d + b];
+                r3 |= r2 & x;
+                r2 |= r1 & x;
+                r1 |= x;
+            }
+            let two = u & r2 & !r3;
+            if two != 0 {
+                let bit = two & two.wrapping_neg();
+                return (b, bit, self.digits(b, bit));
+            }
+        }
+        let mut best = (0, 0, 0);
+        let mut best_n = u32::MAX;
+        for b in 0..3 {
+            let mut u = self.unsolved[b];
+            while u != 0 {
+                let bit = u & u.wrapping_neg();
+                u ^= bit;
+                let m = self.digits(b, bit);
+                if m.count_ones() < best_n {
+                    best_n = m.count_ones();
+                    best = (b, bit, m);
+                }
+            }
+        }
+        best
+    }
+
+    /// The digit mask (bit `d` = digit `d + 1`) of band cell `bit` in band `b`.
+    #[inline]
+    fn digits(&self, b: usize, bit: u32) -> u32 {
+        let mut m = 0;
+        for d in 0..9 {
+            if self.cand[3 * d + b] & bit != 0 {
+                m |= 1 << d;
+            }
+        }
+        m
+    }
+
+    /// Places digit `d + 1` on band cell `bit` of band `b` as a guess.
+    #[inline]
+    pub(crate) fn guess(&mut self, d: usize, b: usize, bit: u32) -> Step<()> {
+        self.place(d, b, bit)
+    }
+
+    /// The solved grid as cell values (meaningful once [`is_solved`](Board::is_solved)).
+    pub(crate) fn cells(&self) -> [u8; 81] {
+        let mut out = [0u8; 81];
+        for (d, words) in self.cand.chunks_exact(3).enumerate() {
+            for (b, &w) in words.iter().enumerate() {
+                let mut w = w & !self.unsolved[b];
+                while w != 0 {
+                    out[27 * b + w.trailing_zeros() as usize] = d as u8 + 1;
+                    w &= w - 1;
+                }
+            }
+        }
+        out
+    }
+}
