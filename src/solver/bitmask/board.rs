@@ -3,32 +3,32 @@
 //! Per digit, the 81 cells are three band words (27 bits each, see [`super::tables`]): word
 //! `3·d + b` holds the cells of band `b` where digit `d + 1` is still possible, including the
 //! cell where it has been placed. A separate word per band holds the cells not yet solved.
-//! The whole state is 31 words, so the search copies it at each guess instead of undoing.
+//! The whole state is 57 words, so the search copies it at each guess instead of undoing.
 //!
-//! Propagation works band by band for one digit at a time ([`Board::update`]): locked
-//! candidates inside the band (pointing along rows, claiming from rows) by table lookup, then
-//! rows with a single cell (hidden singles in rows, and in boxes, since a box with one cell
-//! points along its row) are placed, which removes the cell from the other digits and its
-//! column from the other bands. A word that changes is marked dirty and updated in turn. When
-//! nothing is dirty, naked singles are found with bit-parallel counting over the nine digit
-//! words, then hidden singles in columns and locked candidates along columns.
+//! Propagation works on one digit-band word at a time ([`Board::update`]), for every word that
+//! changed since its last update: locked candidates inside the band (pointing along rows,
+//! claiming from rows) by one table lookup on its nine minirows, pointing along columns (a box
+//! whose cells lie in one column removes that column from the other two bands, which also
+//! keeps a placed digit out of its column), and placement of every row left with one cell
+//! (hidden singles in rows, and in boxes, since a box with one cell points along its row),
+//! which removes the cell from the other digits. When no word changes, naked singles are
+//! found by bit-parallel counting over the nine digit words, then hidden singles in columns
+//! and claiming along columns.
 
 use super::tables::{
-    fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, LOCK, POINT_COLS,
+    fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, EXPAND, LOCK, LOCKED,
+    POINT_COLS, SINGLE_COL_BOXES,
 };
-
-/// Bits of the 27 digit-band words.
-const ALL_WORDS: u32 = (1 << 27) - 1;
 
 /// The state of one search node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Board {
     /// Word `3·d + b`: the cells of band `b` that may hold digit `d + 1`.
     cand: [u32; 27],
+    /// Each word of `cand` as it was after its last update (a bit above 27 forces one).
+    seen: [u32; 27],
     /// Per band: the cells not yet solved.
     unsolved: [u32; 3],
-    /// Words of `cand` changed since they were last updated.
-    dirty: u32,
 }
 
 /// Propagation found that the position has no solution.
@@ -37,19 +37,16 @@ pub(crate) struct Contradiction;
 
 type Step<T> = Result<T, Contradiction>;
 
-/// `x` if it has at most one bit set, else 0.
-#[inline(always)]
-fn if_single(x: u32) -> u32 {
-    x & (((x & x.wrapping_sub(1)) == 0) as u32).wrapping_neg()
-}
+/// A `seen` value no word can have, so that the word is updated.
+const STALE: u32 = u32::MAX;
 
 impl Board {
     /// Every digit possible in every cell.
     pub(crate) fn empty() -> Board {
         Board {
             cand: [BAND; 27],
+            seen: [STALE; 27],
             unsolved: [BAND; 3],
-            dirty: ALL_WORDS,
         }
     }
 
@@ -66,8 +63,8 @@ impl Board {
         }
         Board {
             cand,
+            seen: [STALE; 27],
             unsolved: [BAND; 3],
-            dirty: ALL_WORDS,
         }
     }
 
@@ -83,8 +80,9 @@ impl Board {
         self.place(d, cell / 27, 1 << (cell % 27))
     }
 
-    /// Places digit `d + 1` on the band cell `bit` of band `b`: removes it from the cell's
-    /// other digits, from the digit's peers in the band and from its column in other bands.
+    /// Places digit `d + 1` on the band cell `bit` of band `b`: removes the digit from the
+    /// cell's peers in the band and the cell from the other digits. The column in the other
+    /// bands follows at the next update of the word (pointing along columns).
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, bit: u32) -> Step<()> {
         let i = 3 * d + b;
@@ -93,76 +91,60 @@ impl Board {
         }
         let own = self.cand[i] & !BAND_PEERS[bit.trailing_zeros() as usize];
         self.unsolved[b] &= !bit;
-        // This also clears the cell from digit `d` itself, which the next line restores.
-        self.clear_others(d, b, bit);
+        for e in 0..9 {
+            self.cand[3 * e + b] &= !bit;
+        }
         self.cand[i] = own;
-        self.dirty |= 1 << i;
         Ok(())
     }
 
-    /// Removes the newly solved cells `cells` of band `b` (which hold digit `d + 1`) from every
-    /// other digit, and their columns from digit `d + 1` in the other two bands.
-    #[inline(always)]
-    fn clear_others(&mut self, d: usize, b: usize, cells: u32) {
-        let mut dirty = 0u32;
-        for e in 0..9 {
-            let j = 3 * e + b;
-            let old = self.cand[j];
-            let new = old & !cells;
-            self.cand[j] = new;
-            dirty |= ((new != old) as u32) << j;
-        }
-        let cols = spread_cols(fold_cols(cells));
-        for o in [(b + 1) % 3, (b + 2) % 3] {
-            let j = 3 * d + o;
-            let old = self.cand[j];
-            let new = old & !cols;
-            self.cand[j] = new;
-            dirty |= ((new != old) as u32) << j;
-        }
-        self.dirty |= dirty;
-    }
-
-    /// Brings word `i` (digit `i / 3`, band `i % 3`) to its own fixpoint: locked candidates
-    /// inside the band and placement of rows with a single cell.
+    /// Updates word `i` (digit `i / 3`, band `i % 3`); see the module documentation.
     #[inline(always)]
     fn update(&mut self, i: usize) -> Step<()> {
-        let (d, b) = (i / 3, i % 3);
-        let mut a = self.cand[i];
-        loop {
-            a &= LOCK[minirows(a)];
-            if a == 0 {
-                return Err(Contradiction);
-            }
-            let singles =
-                if_single(a & 0x1ff) | if_single((a >> 9) & 0x1ff) << 9 | if_single(a >> 18) << 18;
-            let new = singles & self.unsolved[b];
-            if new == 0 {
-                break;
-            }
-            self.unsolved[b] &= !new;
-            let mut n = new;
-            while n != 0 {
-                a &= !BAND_PEERS[n.trailing_zeros() as usize];
-                n &= n - 1;
-            }
-            if a & new != new {
-                return Err(Contradiction);
-            }
-            self.clear_others(d, b, new);
+        let b = i % 3;
+        let before = self.cand[i];
+        let m = minirows(before);
+        let a = before & LOCK[m];
+        if a == 0 {
+            return Err(Contradiction);
         }
         self.cand[i] = a;
-        self.dirty &= !(1 << i);
+        self.seen[i] = a;
+        let cols = fold_cols(a);
+        let point = !spread_cols(POINT_COLS[cols as usize] as u32);
+        let (n1, n2) = match b {
+            0 => (i + 1, i + 2),
+            1 => (i - 1, i + 1),
+            _ => (i - 2, i - 1),
+        };
+        self.cand[n1] &= point;
+        self.cand[n2] &= point;
+        let solved = EXPAND[(LOCKED[m] & SINGLE_COL_BOXES[cols as usize]) as usize] & a;
+        let new = solved & self.unsolved[b];
+        if new != 0 {
+            self.unsolved[b] &= !new;
+            for e in 0..9 {
+                let j = 3 * e + b;
+                if j != i {
+                    self.cand[j] &= !new;
+                }
+            }
+        }
         Ok(())
     }
 
     /// Propagates to a fixpoint. `Err` means the position has no solution.
     pub(crate) fn propagate(&mut self) -> Step<()> {
         loop {
-            while self.dirty != 0 {
-                let i = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
-                self.update(i)?;
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for i in 0..27 {
+                    if self.cand[i] != self.seen[i] {
+                        changed = true;
+                        self.update(i)?;
+                    }
+                }
             }
             if self.is_solved() {
                 return Ok(());
@@ -256,7 +238,6 @@ impl Board {
                 if new != a[b] {
                     let i = 3 * d + b;
                     self.cand[i] = new;
-                    self.dirty |= 1 << i;
                     changed = true;
                 }
             }

@@ -116,6 +116,64 @@ pub const LOCK: [u32; 512] = {
     t
 };
 
+/// For a set of non-empty minirows: after `lock_fixpoint`, the minirows that are the only one
+/// of their row and of their box (0 on contradiction).
+pub const LOCKED: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let keep = lock_fixpoint(m as u32);
+        let mut i = 0;
+        while i < 9 {
+            let (r, b) = (i / 3, i % 3);
+            let row = (keep >> (3 * r)) & 7;
+            let bx = keep >> b & 0b001_001_001;
+            if keep >> i & 1 != 0 && row.count_ones() == 1 && bx.count_ones() == 1 {
+                t[m] |= 1 << i;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// For a 9-bit column set of one band: the minirows (all three rows) of every box whose
+/// part of the set is a single column.
+pub const SINGLE_COL_BOXES: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut j = 0;
+        while j < 3 {
+            let g = (x >> (3 * j)) & 7;
+            if g != 0 && g & (g - 1) == 0 {
+                t[x] |= 0b001_001_001 << j;
+            }
+            j += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// The band cells of a set of minirows (bit `3·r + k` → the three cells of row `r`, box `k`).
+pub const EXPAND: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut i = 0;
+        while i < 9 {
+            if m >> i & 1 != 0 {
+                t[m] |= 7 << (9 * (i / 3) + 3 * (i % 3));
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// For a 9-bit column set of one band: the columns that are the only column of their box in
 /// the set (a box whose digit lies in one column points along that column).
 pub const POINT_COLS: [u16; 512] = {
@@ -186,6 +244,10 @@ mod tests {
         // Box 0 only in row 0 → row 0 keeps only box 0.
         let m = 0x1ff & !(1 << 3) & !(1 << 6);
         assert_eq!(LOCK[m] & 0x1ff, 0b111);
+        // A single cell per row in distinct boxes: every minirow is locked.
+        assert_eq!(LOCKED[0b100_010_001], 0b100_010_001);
+        assert_eq!(LOCKED[0x1ff], 0);
+        assert_eq!(EXPAND[0b000_000_010], 0b111_000);
     }
 
     #[test]
