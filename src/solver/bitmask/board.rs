@@ -210,8 +210,10 @@ impl Board {
         Ok(any)
     }
 
-    /// Hidden singles in columns and locked candidates along columns (a box whose digit lies
-    /// in one column; a column whose digit lies in one box). `Ok(true)` if anything changed.
+    /// Claiming along columns: a digit whose places in a column all lie in one box must go in
+    /// that column of the box. Hidden singles in columns follow from it at the next update (the
+    /// box is left with one cell, which points along its row), and pointing along columns is
+    /// part of every update. `Ok(true)` if anything changed.
     fn column_pass(&mut self) -> Step<bool> {
         let mut changed = false;
         for d in 0..9 {
@@ -220,36 +222,11 @@ impl Board {
             if p[0] | p[1] | p[2] != 0x1ff {
                 return Err(Contradiction);
             }
-            let mut placed = false;
             for b in 0..3 {
-                let (r0, r1, r2) = (a[b] & 0x1ff, (a[b] >> 9) & 0x1ff, a[b] >> 18);
-                let one_row = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
-                let hidden = one_row & !(p[(b + 1) % 3] | p[(b + 2) % 3]);
-                let mut cells = a[b] & spread_cols(hidden) & self.unsolved[b];
-                while cells != 0 {
-                    let bit = cells & cells.wrapping_neg();
-                    cells ^= bit;
-                    self.place(d, b, bit)?;
-                    placed = true;
-                }
-            }
-            if placed {
-                changed = true;
-                continue;
-            }
-            let point = [
-                POINT_COLS[p[0] as usize] as u32,
-                POINT_COLS[p[1] as usize] as u32,
-                POINT_COLS[p[2] as usize] as u32,
-            ];
-            for b in 0..3 {
-                let (o1, o2) = ((b + 1) % 3, (b + 2) % 3);
-                let only = p[b] & !(p[o1] | p[o2]);
-                let keep = CLAIM_KEEP[only as usize] as u32 & !(point[o1] | point[o2]);
-                let new = a[b] & spread_cols(keep);
+                let only = p[b] & !(p[(b + 1) % 3] | p[(b + 2) % 3]);
+                let new = a[b] & spread_cols(CLAIM_KEEP[only as usize] as u32);
                 if new != a[b] {
-                    let i = 3 * d + b;
-                    self.cand[i] = new;
+                    self.cand[3 * d + b] = new;
                     changed = true;
                 }
             }
