@@ -24,9 +24,10 @@ use super::tables::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Board {
     /// Word `3·d + b`: the cells of band `b` that may hold digit `d + 1`.
-    cand: [u32; 27],
+    /// (Word 27 is padding, always 0, so that [`Board::stale`] can compare four at a time.)
+    cand: [u32; 28],
     /// Each word of `cand` as it was after its last update (a bit above 27 forces one).
-    seen: [u32; 27],
+    seen: [u32; 28],
     /// Per band: the cells not yet solved.
     unsolved: [u32; 3],
 }
@@ -40,22 +41,29 @@ type Step<T> = Result<T, Contradiction>;
 /// A `seen` value no word can have, so that the word is updated.
 const STALE: u32 = u32::MAX;
 
+/// 27 words of `value` and a padding word 0.
+const fn pad(value: u32) -> [u32; 28] {
+    let mut t = [value; 28];
+    t[27] = 0;
+    t
+}
+
 impl Board {
     /// Every digit possible in every cell.
     pub(crate) fn empty() -> Board {
         Board {
-            cand: [BAND; 27],
-            seen: [STALE; 27],
+            cand: pad(BAND),
+            seen: pad(STALE),
             unsolved: [BAND; 3],
         }
     }
 
     /// A board from candidate masks per cell (bit `d` = digit `d + 1`), nothing solved yet.
     pub(crate) fn from_masks(masks: &[u16; 81]) -> Board {
-        let mut cand = [0u32; 27];
+        let mut cand = [0u32; 28];
         for (cell, &m) in masks.iter().enumerate() {
             let (b, pos) = (cell / 27, cell % 27);
-            for (d, words) in cand.chunks_exact_mut(3).enumerate() {
+            for (d, words) in cand[..27].chunks_exact_mut(3).enumerate() {
                 if m >> d & 1 != 0 {
                     words[b] |= 1 << pos;
                 }
@@ -63,7 +71,7 @@ impl Board {
         }
         Board {
             cand,
-            seen: [STALE; 27],
+            seen: pad(STALE),
             unsolved: [BAND; 3],
         }
     }
@@ -124,11 +132,10 @@ impl Board {
         if new != 0 {
             self.unsolved[b] &= !new;
             for e in 0..9 {
-                let j = 3 * e + b;
-                if j != i {
-                    self.cand[j] &= !new;
-                }
+                self.cand[3 * e + b] &= !new;
             }
+            // The loop also cleared the digit's own cells.
+            self.cand[i] = a;
         }
         Ok(())
     }
@@ -137,11 +144,33 @@ impl Board {
     /// compiler can compare several words per instruction).
     #[inline(always)]
     fn stale(&self) -> u32 {
-        let mut mask = 0u32;
-        for i in 0..27 {
-            mask |= ((self.cand[i] != self.seen[i]) as u32) << i;
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{
+                __m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps,
+            };
+            let mut equal = 0u32;
+            // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics are always
+            // available. The seven 16-byte loads read words 0..28 of `cand` and `seen`, which
+            // are 28-word arrays, so every load stays inside its array.
+            unsafe {
+                for k in 0..7 {
+                    let a = _mm_loadu_si128(self.cand.as_ptr().add(4 * k) as *const __m128i);
+                    let b = _mm_loadu_si128(self.seen.as_ptr().add(4 * k) as *const __m128i);
+                    let eq = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, b)));
+                    equal |= (eq as u32) << (4 * k);
+                }
+            }
+            !equal & ((1 << 27) - 1)
         }
-        mask
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut mask = 0u32;
+            for i in 0..27 {
+                mask |= ((self.cand[i] != self.seen[i]) as u32) << i;
+            }
+            mask
+        }
     }
 
     /// Propagates to a fixpoint. `Err` means the position has no solution.
@@ -293,7 +322,7 @@ impl Board {
     /// The solved grid as cell values (meaningful once [`is_solved`](Board::is_solved)).
     pub(crate) fn cells(&self) -> [u8; 81] {
         let mut out = [0u8; 81];
-        for (d, words) in self.cand.chunks_exact(3).enumerate() {
+        for (d, words) in self.cand[..27].chunks_exact(3).enumerate() {
             for (b, &w) in words.iter().enumerate() {
                 let mut w = w & !self.unsolved[b];
                 while w != 0 {
