@@ -17,7 +17,7 @@
 
 use super::tables::{
     fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, EXPAND, LOCK, LOCKED,
-    POINT_COLS, SINGLE_COL_BOXES,
+    POINT_KEEP, SINGLE_COL_BOXES,
 };
 
 /// The state of one search node.
@@ -40,6 +40,29 @@ type Step<T> = Result<T, Contradiction>;
 
 /// A `seen` value no word can have, so that the word is updated.
 const STALE: u32 = u32::MAX;
+
+/// The band of each word.
+const BAND_OF: [u8; 27] = {
+    let mut t = [0u8; 27];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = (i % 3) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The words of the same digit in the two other bands.
+const NEIGHBOURS: [[u8; 2]; 27] = {
+    let mut t = [[0u8; 2]; 27];
+    let mut i = 0;
+    while i < 27 {
+        let base = i - i % 3;
+        t[i] = [(base + (i + 1) % 3) as u8, (base + (i + 2) % 3) as u8];
+        i += 1;
+    }
+    t
+};
 
 /// 27 words of `value` and a padding word 0.
 const fn pad(value: u32) -> [u32; 28] {
@@ -109,7 +132,7 @@ impl Board {
     /// Updates word `i` (digit `i / 3`, band `i % 3`); see the module documentation.
     #[inline(always)]
     fn update(&mut self, i: usize) -> Step<()> {
-        let b = i % 3;
+        let b = BAND_OF[i] as usize;
         let before = self.cand[i];
         let m = minirows(before);
         let a = before & LOCK[m];
@@ -119,14 +142,10 @@ impl Board {
         self.cand[i] = a;
         self.seen[i] = a;
         let cols = fold_cols(a);
-        let point = !spread_cols(POINT_COLS[cols as usize] as u32);
-        let (n1, n2) = match b {
-            0 => (i + 1, i + 2),
-            1 => (i - 1, i + 1),
-            _ => (i - 2, i - 1),
-        };
-        self.cand[n1] &= point;
-        self.cand[n2] &= point;
+        let keep = POINT_KEEP[cols as usize];
+        let [n1, n2] = NEIGHBOURS[i];
+        self.cand[n1 as usize] &= keep;
+        self.cand[n2 as usize] &= keep;
         let solved = EXPAND[(LOCKED[m] & SINGLE_COL_BOXES[cols as usize]) as usize] & a;
         let new = solved & self.unsolved[b];
         if new != 0 {

@@ -193,6 +193,18 @@ pub const POINT_COLS: [u16; 512] = {
     t
 };
 
+/// For a 9-bit column set of one band: the cells the other two bands of the stack may keep
+/// (all but the columns of `POINT_COLS`).
+pub const POINT_KEEP: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = BAND & !spread_cols(POINT_COLS[x] as u32);
+        x += 1;
+    }
+    t
+};
+
 /// For the columns whose digit lies only in this band: the columns of the band that may keep
 /// the digit (a box containing such a column keeps only the claimed columns).
 pub const CLAIM_KEEP: [u16; 512] = {
