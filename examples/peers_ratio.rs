@@ -1,6 +1,7 @@
 //! Throughput of `bitmask` against the `sudoku` crate (a JCZSolve port, dev-dependency only),
 //! robust to a noisy shared machine: both solvers run in the same process on the same
-//! puzzles, interleaved in short alternating rounds, and the best round of each is kept.
+//! puzzles, alternating on slices of 50 puzzles, and each one's time is added up over all
+//! slices and rounds, so that load from other processes falls on both alike.
 //!
 //! ```text
 //! cargo run --release --example peers_ratio -- [--rounds N] [--limit L] [--sample N] [files...]
@@ -15,6 +16,9 @@ use sudobench::format::Reader;
 use sudobench::grid::{Grid, Puzzle};
 use sudobench::solver::bitmask::Bitmask;
 use sudobench::solver::{Count, Options, Solver};
+
+/// Puzzles per alternation slice.
+const CHUNK: usize = 50;
 
 const DEFAULT_SETS: &[&str] = &[
     "data/puzzles2_17_clue.gz",
@@ -79,7 +83,7 @@ fn main() -> anyhow::Result<()> {
     }
     let mut solver = Bitmask::new(&Options::default());
     println!(
-        "limit {limit}, best of {rounds} interleaved rounds\n{:<40} {:>6} {:>12} {:>9} {:>12} {:>9} {:>7} {:>8} {:>9}",
+        "limit {limit}, mean of {rounds} rounds, alternating per {CHUNK} puzzles\n{:<40} {:>6} {:>12} {:>9} {:>12} {:>9} {:>7} {:>8} {:>9}",
         "set", "n", "bitmask/s", "µs", "sudoku/s", "µs", "ratio", "no-guess", "guesses"
     );
     for file in &files {
@@ -95,14 +99,25 @@ fn main() -> anyhow::Result<()> {
             no_guess += (o.stats.guesses == 0) as usize;
             guesses += o.stats.guesses;
         }
-        let (mut best_a, mut best_b) = (f64::MAX, f64::MAX);
-        for _ in 0..rounds {
-            let (ta, ca) = time_bitmask(&mut solver, &grids, limit);
-            let (tb, cb) = time_sudoku(&peers, limit);
-            anyhow::ensure!(ca == cb, "{file}: counts differ ({ca} vs {cb})");
-            best_a = best_a.min(ta);
-            best_b = best_b.min(tb);
+        // Alternate the two solvers on slices of CHUNK puzzles (the first solver alternating
+        // too) and add up each one's time: load from other processes then hits both alike.
+        let (mut total_a, mut total_b) = (0f64, 0f64);
+        for round in 0..rounds {
+            for (k, (ga, gb)) in grids.chunks(CHUNK).zip(peers.chunks(CHUNK)).enumerate() {
+                let run_a = |s: &mut Bitmask| time_bitmask(s, ga, limit);
+                let ((ta, ca), (tb, cb)) = if (round + k) % 2 == 0 {
+                    let a = run_a(&mut solver);
+                    (a, time_sudoku(gb, limit))
+                } else {
+                    let b = time_sudoku(gb, limit);
+                    (run_a(&mut solver), b)
+                };
+                anyhow::ensure!(ca == cb, "{file}: counts differ ({ca} vs {cb})");
+                total_a += ta;
+                total_b += tb;
+            }
         }
+        let (best_a, best_b) = (total_a / rounds as f64, total_b / rounds as f64);
         let n = grids.len() as f64;
         let name = file.rsplit('/').next().unwrap_or(file);
         println!(

@@ -16,8 +16,8 @@
 //! and claiming along columns.
 
 use super::tables::{
-    fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, EXPAND, LOCK, LOCKED,
-    POINT_KEEP, SINGLE_COL_BOXES,
+    fold_cols, minirows, BAND, BAND_PEERS, CLAIM_KEEP, EXPAND, LOCK, LOCKED, POINT_KEEP,
+    SINGLE_COL_BOXES,
 };
 
 /// The state of one search node.
@@ -147,15 +147,13 @@ impl Board {
         self.cand[n1 as usize] &= keep;
         self.cand[n2 as usize] &= keep;
         let solved = EXPAND[(LOCKED[m] & SINGLE_COL_BOXES[cols as usize]) as usize] & a;
-        let new = solved & self.unsolved[b];
-        if new != 0 {
-            self.unsolved[b] &= !new;
-            for e in 0..9 {
-                self.cand[3 * e + b] &= !new;
-            }
-            // The loop also cleared the digit's own cells.
-            self.cand[i] = a;
+        // Unconditional (no hard-to-predict branch on whether a row was newly solved).
+        self.unsolved[b] &= !solved;
+        for e in 0..9 {
+            self.cand[3 * e + b] &= !solved;
         }
+        // The loop also cleared the digit's own cells.
+        self.cand[i] = a;
         Ok(())
     }
 
@@ -272,7 +270,7 @@ impl Board {
             }
             for b in 0..3 {
                 let only = p[b] & !(p[(b + 1) % 3] | p[(b + 2) % 3]);
-                let new = a[b] & spread_cols(CLAIM_KEEP[only as usize] as u32);
+                let new = a[b] & CLAIM_KEEP[only as usize];
                 if new != a[b] {
                     self.cand[3 * d + b] = new;
                     changed = true;

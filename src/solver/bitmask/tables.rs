@@ -205,10 +205,10 @@ pub const POINT_KEEP: [u32; 512] = {
     t
 };
 
-/// For the columns whose digit lies only in this band: the columns of the band that may keep
-/// the digit (a box containing such a column keeps only the claimed columns).
-pub const CLAIM_KEEP: [u16; 512] = {
-    let mut t = [0u16; 512];
+/// For the columns whose digit lies only in this band: the band cells that may keep the digit
+/// (a box containing such a column keeps only the claimed columns).
+pub const CLAIM_KEEP: [u32; 512] = {
+    let mut t = [0u32; 512];
     let mut x = 0;
     while x < 512 {
         let mut keep = 0x1ffu32;
@@ -220,7 +220,7 @@ pub const CLAIM_KEEP: [u16; 512] = {
             }
             j += 1;
         }
-        t[x] = keep as u16;
+        t[x] = spread_cols(keep);
         x += 1;
     }
     t
@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn column_tables() {
         assert_eq!(POINT_COLS[0b010_011_100], 0b010_000_100);
-        assert_eq!(CLAIM_KEEP[0b000_000_010], 0b111_111_010);
+        assert_eq!(CLAIM_KEEP[0b000_000_010], spread_cols(0b111_111_010));
         assert_eq!(fold_cols(spread_cols(0b1_0000_0001)), 0b1_0000_0001);
     }
 }
