@@ -4,7 +4,8 @@
 //! slices and rounds, so that load from other processes falls on both alike.
 //!
 //! ```text
-//! cargo run --release --example peers_ratio -- [--rounds N] [--limit L] [--sample N] [files...]
+//! cargo run --release --example peers_ratio -- [--rounds N] [--limit L] [--sample N]
+//!     [--only bitmask|sudoku|none] [files...]
 //! ```
 //!
 //! Prints per set: puzzles/s and µs/puzzle for both, the ratio bitmask / sudoku, the share
@@ -69,12 +70,16 @@ fn main() -> anyhow::Result<()> {
     let mut limit = 2u32;
     let mut sample = 2000usize;
     let mut files = Vec::new();
+    // `--only bitmask|sudoku|none`: run one solver (or none: loading only) once over each set
+    // and print nothing else (for instruction counts under callgrind).
+    let mut only: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--rounds" => rounds = args.next().unwrap_or_default().parse()?,
             "--limit" => limit = args.next().unwrap_or_default().parse()?,
             "--sample" => sample = args.next().unwrap_or_default().parse()?,
+            "--only" => only = args.next(),
             _ => files.push(a),
         }
     }
@@ -93,6 +98,19 @@ fn main() -> anyhow::Result<()> {
             .map(|g| sudoku::Sudoku::from_bytes_slice(g.cells()))
             .collect::<Result<_, _>>()
             .map_err(|_| anyhow::anyhow!("sudoku crate rejected a puzzle of {file}"))?;
+        match only.as_deref() {
+            Some("bitmask") => {
+                time_bitmask(&mut solver, &grids, limit);
+                continue;
+            }
+            Some("sudoku") => {
+                time_sudoku(&peers, limit);
+                continue;
+            }
+            Some("none") => continue,
+            Some(other) => anyhow::bail!("--only takes bitmask, sudoku or none, not {other}"),
+            None => {}
+        }
         let (mut no_guess, mut guesses) = (0usize, 0u64);
         for g in &grids {
             let o = solver.solve(g, limit);
