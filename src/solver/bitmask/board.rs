@@ -190,8 +190,9 @@ impl Board {
         }
     }
 
-    /// Propagates to a fixpoint. `Err` means the position has no solution.
-    pub(crate) fn propagate(&mut self) -> Step<()> {
+    /// Propagates to a fixpoint. `Err` means the position has no solution; otherwise returns
+    /// the bivalue cells of each band (all 0 once solved).
+    pub(crate) fn propagate(&mut self) -> Step<[u32; 3]> {
         loop {
             loop {
                 let mut stale = self.stale();
@@ -205,36 +206,49 @@ impl Board {
                 }
             }
             if self.is_solved() {
-                return Ok(());
+                return Ok([0; 3]);
             }
-            if self.naked_singles()? {
+            let Some(pairs) = self.naked_singles()? else {
                 continue;
-            }
+            };
             if self.column_pass()? {
                 continue;
             }
-            return Ok(());
+            return Ok(pairs);
         }
     }
 
-    /// Places every unsolved cell with one candidate; `Ok(true)` if any was placed.
-    fn naked_singles(&mut self) -> Step<bool> {
+    /// Per band (lanes 0..3; lane 3 is padding): the cells with at least one, at least two and
+    /// at least three candidates. Written lane-wise so that the compiler keeps the three bands
+    /// in one vector register.
+    #[inline(always)]
+    fn coverage(&self) -> [[u32; 4]; 3] {
+        let (mut r1, mut r2, mut r3) = ([0u32; 4], [0u32; 4], [0u32; 4]);
+        for d in 0..9 {
+            let mut x = [0u32; 4];
+            x.copy_from_slice(&self.cand[3 * d..3 * d + 4]);
+            for l in 0..4 {
+                r3[l] |= r2[l] & x[l];
+                r2[l] |= r1[l] & x[l];
+                r1[l] |= x[l];
+            }
+        }
+        [r1, r2, r3]
+    }
+
+    /// Places every unsolved cell with one candidate. Returns `Ok(None)` if any was placed,
+    /// else the bivalue cells of each band (for [`choose`](Board::choose)).
+    fn naked_singles(&mut self) -> Step<Option<[u32; 3]>> {
+        let [r1, r2, r3] = self.coverage();
+        let mut pairs = [0u32; 3];
         let mut any = false;
         for b in 0..3 {
             let u = self.unsolved[b];
-            if u == 0 {
-                continue;
-            }
-            let (mut r1, mut r2) = (0u32, 0u32);
-            for d in 0..9 {
-                let x = self.cand[3 * d + b];
-                r2 |= r1 & x;
-                r1 |= x;
-            }
-            if u & !r1 != 0 {
+            if u & !r1[b] != 0 {
                 return Err(Contradiction);
             }
-            let mut singles = u & !r2;
+            pairs[b] = u & r2[b] & !r3[b];
+            let mut singles = u & !r2[b];
             if singles == 0 {
                 continue;
             }
@@ -253,7 +267,7 @@ impl Board {
                 return Err(Contradiction);
             }
         }
-        Ok(any)
+        Ok(if any { None } else { Some(pairs) })
     }
 
     /// Claiming along columns: a digit whose places in a column all lie in one box must go in
@@ -280,22 +294,11 @@ impl Board {
         Ok(changed)
     }
 
-    /// The cell to branch on: an unsolved cell with fewest candidates, bivalue cells first.
-    /// Returns (band, cell bit, digit mask). Only called on a propagated, unsolved board.
-    pub(crate) fn choose(&self) -> (usize, u32, u32) {
-        for b in 0..3 {
-            let u = self.unsolved[b];
-            if u == 0 {
-                continue;
-            }
-            let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let x = self.cand[3 * d + b];
-                r3 |= r2 & x;
-                r2 |= r1 & x;
-                r1 |= x;
-            }
-            let two = u & r2 & !r3;
+    /// The cell to branch on: an unsolved cell with fewest candidates, bivalue cells first
+    /// (`pairs` from the last naked singles pass). Returns (band, cell bit, digit mask). Only
+    /// called on a propagated, unsolved board.
+    pub(crate) fn choose(&self, pairs: [u32; 3]) -> (usize, u32, u32) {
+        for (b, &two) in pairs.iter().enumerate() {
             if two != 0 {
                 let bit = two & two.wrapping_neg();
                 return (b, bit, self.digits(b, bit));

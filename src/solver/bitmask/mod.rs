@@ -70,9 +70,9 @@ impl Search {
             self.out_of_budget = true;
             return;
         }
-        if board.propagate().is_err() {
+        let Ok(pairs) = board.propagate() else {
             return;
-        }
+        };
         if board.is_solved() {
             self.found += 1;
             if self.first.is_none() {
@@ -80,7 +80,7 @@ impl Search {
             }
             return;
         }
-        let (b, bit, mut digits) = board.choose();
+        let (b, bit, mut digits) = board.choose(pairs);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
