@@ -16,8 +16,7 @@
 //! and claiming along columns.
 
 use super::tables::{
-    fold_cols, minirows, BAND, BAND_PEERS, CLAIM_KEEP, EXPAND, LOCK, LOCKED, POINT_KEEP,
-    SINGLE_COL_BOXES,
+    fold_cols, minirows, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH,
 };
 
 /// The state of one search node.
@@ -134,19 +133,19 @@ impl Board {
     fn update(&mut self, i: usize) -> Step<()> {
         let b = BAND_OF[i] as usize;
         let before = self.cand[i];
-        let m = minirows(before);
-        let a = before & LOCK[m];
+        let lock = LOCK_BOTH[minirows(before)];
+        let a = before & lock as u32;
         if a == 0 {
             return Err(Contradiction);
         }
         self.cand[i] = a;
         self.seen[i] = a;
-        let cols = fold_cols(a);
-        let keep = POINT_KEEP[cols as usize];
+        let cols = COLS_BOTH[fold_cols(a) as usize];
+        let keep = cols as u32;
         let [n1, n2] = NEIGHBOURS[i];
         self.cand[n1 as usize] &= keep;
         self.cand[n2 as usize] &= keep;
-        let solved = EXPAND[(LOCKED[m] & SINGLE_COL_BOXES[cols as usize]) as usize] & a;
+        let solved = EXPAND[((lock & cols) >> 32) as usize] & a;
         // Unconditional (no hard-to-predict branch on whether a row was newly solved).
         self.unsolved[b] &= !solved;
         for e in 0..9 {

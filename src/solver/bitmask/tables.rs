@@ -193,6 +193,30 @@ pub const POINT_COLS: [u16; 512] = {
     t
 };
 
+/// `LOCK` and `LOCKED` in one entry (cells in the low 32 bits, locked minirows above), so
+/// that the update needs one load for both.
+pub const LOCK_BOTH: [u64; 512] = {
+    let mut t = [0u64; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = LOCK[m] as u64 | (LOCKED[m] as u64) << 32;
+        m += 1;
+    }
+    t
+};
+
+/// `POINT_KEEP` and `SINGLE_COL_BOXES` in one entry (kept cells in the low 32 bits, minirows
+/// of single-column boxes above), one load for both.
+pub const COLS_BOTH: [u64; 512] = {
+    let mut t = [0u64; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = POINT_KEEP[x] as u64 | (SINGLE_COL_BOXES[x] as u64) << 32;
+        x += 1;
+    }
+    t
+};
+
 /// For a 9-bit column set of one band: the cells the other two bands of the stack may keep
 /// (all but the columns of `POINT_COLS`).
 pub const POINT_KEEP: [u32; 512] = {
