@@ -146,13 +146,15 @@ impl Board {
         self.cand[n1 as usize] &= keep;
         self.cand[n2 as usize] &= keep;
         let solved = EXPAND[((lock & cols) >> 32) as usize] & a;
-        // Unconditional (no hard-to-predict branch on whether a row was newly solved).
-        self.unsolved[b] &= !solved;
-        for e in 0..9 {
-            self.cand[3 * e + b] &= !solved;
+        let new = solved & self.unsolved[b];
+        if new != 0 {
+            self.unsolved[b] &= !new;
+            for e in 0..9 {
+                self.cand[3 * e + b] &= !new;
+            }
+            // The loop also cleared the digit's own cells.
+            self.cand[i] = a;
         }
-        // The loop also cleared the digit's own cells.
-        self.cand[i] = a;
         Ok(())
     }
 
