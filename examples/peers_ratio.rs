@@ -13,7 +13,6 @@
 //! Prints per set: puzzles/s and µs/puzzle for both, the ratio bitmask / sudoku, the share
 //! of puzzles bitmask solves without guessing and its guesses per puzzle.
 
-
 use sudobench::format::Reader;
 use sudobench::grid::{Grid, Puzzle};
 use sudobench::solver::bitmask::Bitmask;
