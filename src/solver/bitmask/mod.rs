@@ -138,3 +138,143 @@ impl Solver for Bitmask {
         search.outcome()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::basic::Basic;
+    use crate::verify;
+
+    const EASY: &str =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+    const HARD: &str =
+        "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+    const HARD_SOLUTION: &str =
+        "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+
+    fn grid(text: &str) -> Grid {
+        text.parse().expect("test grid")
+    }
+
+    /// A small deterministic generator (xorshift), so the random cases are the same each run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    #[test]
+    fn easy_puzzle_needs_no_guess() {
+        let mut s = Bitmask::new(&Options::default());
+        let o = s.solve(&grid(EASY), 2);
+        assert_eq!(o.count, Count::Exactly(1));
+        assert_eq!(o.stats.guesses, 0);
+        assert_eq!(o.stats.nodes, 1);
+    }
+
+    #[test]
+    fn hard_puzzle_needs_guesses_and_respects_the_budget() {
+        let mut s = Bitmask::new(&Options::default());
+        let o = s.solve(&grid(HARD), 2);
+        assert_eq!(o.count, Count::Exactly(1));
+        assert_eq!(o.solution, Some(grid(HARD_SOLUTION)));
+        assert!(o.stats.guesses > 0);
+        let nodes = o.stats.nodes;
+        assert!(nodes > 2);
+
+        let tight = Options {
+            max_nodes: Some(nodes - 1),
+            ..Options::default()
+        };
+        let o = Bitmask::new(&tight).solve(&grid(HARD), 2);
+        assert_eq!(o.count, Count::Unknown);
+        assert!(o.stats.nodes <= nodes);
+
+        let exact = Options {
+            max_nodes: Some(nodes),
+            ..Options::default()
+        };
+        assert_eq!(
+            Bitmask::new(&exact).solve(&grid(HARD), 2).count,
+            Count::Exactly(1)
+        );
+    }
+
+    /// Random clue subsets of a solution (often many solutions) and random extra clues (often
+    /// none, sometimes without a visible conflict): counts up to 3 and first solutions must
+    /// agree with the oracle.
+    #[test]
+    fn agrees_with_basic_on_random_grids() {
+        let solution = grid(HARD_SOLUTION);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut ours, mut oracle) = (
+            Bitmask::new(&Options::default()),
+            Basic::new(&Options::default()),
+        );
+        let mut seen = [0usize; 4];
+        for _ in 0..400 {
+            let mut cells = [0u8; 81];
+            let clues = 24 + rng.below(40) as usize;
+            for _ in 0..clues {
+                let c = rng.below(81) as usize;
+                cells[c] = solution.get(c);
+            }
+            for _ in 0..rng.below(3) {
+                cells[rng.below(81) as usize] = 1 + rng.below(9) as u8;
+            }
+            let g = Grid::from_cells(cells).expect("digits 0..=9");
+            let (a, b) = (ours.solve(&g, 3), oracle.solve(&g, 3));
+            assert_eq!(a.count, b.count, "{g}");
+            if let Some(s) = &a.solution {
+                verify::check(&g, s).expect("valid solution");
+            }
+            if a.count == Count::Exactly(1) {
+                assert_eq!(a.solution, b.solution, "{g}");
+            }
+            if let Count::Exactly(n) = a.count {
+                seen[n as usize] += 1;
+            }
+        }
+        // The generator reaches no solution, a unique one and at least three.
+        assert!(seen[0] > 0 && seen[1] > 0 && seen[3] > 0, "{seen:?}");
+    }
+
+    /// Random pencilmark positions: the candidates of a solution with random extra digits, some
+    /// cells' true digit removed now and then.
+    #[test]
+    fn agrees_with_basic_on_random_candidates() {
+        let solution = grid(HARD_SOLUTION);
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let (mut ours, mut oracle) = (
+            Bitmask::new(&Options::default()),
+            Basic::new(&Options::default()),
+        );
+        for _ in 0..300 {
+            let mut masks = [0u16; 81];
+            for (c, m) in masks.iter_mut().enumerate() {
+                *m = 1 << (solution.get(c) - 1);
+                if rng.below(3) == 0 {
+                    *m |= rng.below(512) as u16;
+                }
+            }
+            if rng.below(4) == 0 {
+                let c = rng.below(81) as usize;
+                masks[c] &= !(1 << (solution.get(c) - 1));
+            }
+            let cand = Candidates::from_masks(masks).expect("9-bit masks");
+            let (a, b) = (
+                ours.solve_candidates(&cand, 2),
+                oracle.solve_candidates(&cand, 2),
+            );
+            assert_eq!(a.count, b.count, "{cand}");
+            if a.count == Count::Exactly(1) {
+                assert_eq!(a.solution, b.solution, "{cand}");
+            }
+        }
+    }
+}
