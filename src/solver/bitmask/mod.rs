@@ -23,13 +23,20 @@ use board::Board;
 #[derive(Debug, Clone)]
 pub struct Bitmask {
     max_nodes: u64,
+    /// Whether the CPU has POPCNT (detected once, used when choosing where to branch).
+    popcnt: bool,
 }
 
 impl Bitmask {
     /// Builds the backend; honours `options.max_nodes`.
     pub fn new(options: &Options) -> Bitmask {
+        #[cfg(target_arch = "x86_64")]
+        let popcnt = std::arch::is_x86_feature_detected!("popcnt");
+        #[cfg(not(target_arch = "x86_64"))]
+        let popcnt = false;
         Bitmask {
             max_nodes: options.max_nodes.unwrap_or(u64::MAX),
+            popcnt,
         }
     }
 }
@@ -37,6 +44,7 @@ impl Bitmask {
 /// One search: the limit, what was found so far and the counters.
 struct Search {
     limit: u32,
+    popcnt: bool,
     max_nodes: u64,
     found: u32,
     first: Option<[u8; 81]>,
@@ -45,9 +53,10 @@ struct Search {
 }
 
 impl Search {
-    fn new(limit: u32, max_nodes: u64) -> Search {
+    fn new(limit: u32, max_nodes: u64, popcnt: bool) -> Search {
         Search {
             limit: limit.max(1),
+            popcnt,
             max_nodes,
             found: 0,
             first: None,
@@ -80,7 +89,7 @@ impl Search {
             }
             return;
         }
-        let (b, bit, mut digits) = board.choose(pairs);
+        let (b, bit, mut digits) = board.choose(pairs, self.popcnt);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
@@ -127,13 +136,13 @@ impl Solver for Bitmask {
                 return Outcome::none(Stats::default());
             }
         }
-        let mut search = Search::new(limit, self.max_nodes);
+        let mut search = Search::new(limit, self.max_nodes, self.popcnt);
         search.run(board);
         search.outcome()
     }
 
     fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
-        let mut search = Search::new(limit, self.max_nodes);
+        let mut search = Search::new(limit, self.max_nodes, self.popcnt);
         search.run(Board::from_masks(candidates.masks()));
         search.outcome()
     }
@@ -203,6 +212,29 @@ mod tests {
             Bitmask::new(&exact).solve(&grid(HARD), 2).count,
             Count::Exactly(1)
         );
+    }
+
+    /// The portable path (no POPCNT) makes exactly the same choices as the detected one.
+    #[test]
+    fn portable_choice_matches() {
+        let mut fast = Bitmask::new(&Options::default());
+        let mut portable = Bitmask {
+            popcnt: false,
+            ..fast.clone()
+        };
+        let mut n = 0;
+        for rec in crate::format::Reader::open("data/puzzles6_forum_hardest_1106.gz")
+            .expect("bundled data set")
+            .take(20)
+        {
+            let puzzle = rec.expect("bundled record").puzzle;
+            assert_eq!(
+                fast.solve_puzzle(&puzzle, 2),
+                portable.solve_puzzle(&puzzle, 2)
+            );
+            n += 1;
+        }
+        assert_eq!(n, 20);
     }
 
     /// Random clue subsets of a solution (often many solutions) and random extra clues (often
