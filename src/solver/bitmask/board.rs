@@ -3,7 +3,8 @@
 //! Per digit, the 81 cells are three band words (27 bits each, see [`super::tables`]): word
 //! `3·d + b` holds the cells of band `b` where digit `d + 1` is still possible, including the
 //! cell where it has been placed. A separate word per band holds the cells not yet solved.
-//! The whole state is 57 words, so the search copies it at each guess instead of undoing.
+//! The whole state is 59 words (236 bytes, with the `seen` copy of every word), so the search
+//! copies it at each guess instead of undoing.
 //!
 //! Propagation works on one digit-band word at a time ([`Board::update`]), for every word that
 //! changed since its last update: locked candidates inside the band (pointing along rows,
@@ -12,8 +13,8 @@
 //! keeps a placed digit out of its column), and placement of every row left with one cell
 //! (hidden singles in rows, and in boxes, since a box with one cell points along its row),
 //! which removes the cell from the other digits. When no word changes, naked singles are
-//! found by bit-parallel counting over the nine digit words, then hidden singles in columns
-//! and claiming along columns.
+//! found by bit-parallel counting over the nine digit words, then claiming along columns (a
+//! column whose digit lies in one box), from which hidden singles in columns follow.
 
 use super::tables::{
     fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH,

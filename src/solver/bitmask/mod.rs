@@ -1,12 +1,13 @@
 //! `bitmask`: the fast backend. Bit boards per digit and band, propagation to a fixpoint
 //! (naked singles, hidden singles in rows, columns and boxes, locked candidates pointing and
 //! claiming in both directions), and a depth-first search that branches on a cell with fewest
-//! candidates (a bivalue cell when there is one) and copies the 128-byte state per guess.
+//! candidates (a bivalue cell when there is one; among those, the one with most unsolved peers)
+//! and copies the 236-byte state per guess.
 //!
 //! The design follows the ideas of JCZSolve and tdoku (representation first: per-digit band
-//! words, band-local inference by table lookup, a solved-cells word) in code of its own; see
-//! [`board`] for the propagation and [`singles_fixpoint`] for the singles-only logic exposed
-//! for study.
+//! words, band-local inference by table lookup, a solved-cells word) in code of its own; the
+//! `board` module has the propagation, `tables` its lookup tables, and [`singles_fixpoint`] the
+//! singles-only logic exposed for study.
 
 mod board;
 mod singles;
@@ -19,7 +20,7 @@ use crate::grid::{Candidates, Grid};
 use board::Board;
 
 /// The bit-board solver. Holds no per-puzzle buffers: the whole search state lives on the
-/// stack (at most 81 levels of 128 bytes).
+/// stack (at most 81 levels of 236 bytes).
 #[derive(Debug, Clone)]
 pub struct Bitmask {
     max_nodes: u64,
