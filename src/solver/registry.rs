@@ -68,8 +68,13 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
         "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle",
     default: true,
     build: |o| Ok(Box::new(super::basic::Basic::new(o))),
-},
-BackendInfo {
+}, BackendInfo {
+    name: "bitmask",
+    description:
+        "bit boards per digit and band, singles + locked candidates to a fixpoint, bivalue-first search: the fast one",
+    default: true,
+    build: |o| Ok(Box::new(super::bitmask::Bitmask::new(o))),
+}, BackendInfo {
     name: "sat",
     description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness",
     default: true,
