@@ -254,7 +254,13 @@ fn decode_with_comments(text: &str, model: &[varisat::Lit]) -> Grid {
 fn uniqueness_proofs_are_checked_by_rate() {
     let rate = rate();
     let dir = tempfile::tempdir().unwrap();
-    let mut puzzles = sample("puzzles2_17_clue.gz", 3);
+    // A full grid (every cell a clue) first: its blocking clause is over the clues.
+    let full: Grid =
+        "462831957795426183381795426173984265659312748248567319926178534834259671517643892"
+            .parse()
+            .unwrap();
+    let mut puzzles = vec![Puzzle::Grid(full)];
+    puzzles.extend(sample("puzzles2_17_clue.gz", 3));
     puzzles.extend(sample("puzzles3_magictour_top1465.gz", 2));
     puzzles.extend(sample("puzzles6_forum_hardest_1106.gz", 2));
     for e in Encoding::ALL {

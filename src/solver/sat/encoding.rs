@@ -419,8 +419,11 @@ impl Formula {
     /// Reads a model (the truth value of every solver variable, indexed by variable) back into
     /// a grid, and writes the clause that blocks it into `blocking`: the negation of the
     /// candidates the model sets true in every cell the givens do not fix (a cell whose given
-    /// candidate set is not a single digit). `None` if the model does not put exactly one digit
-    /// in every cell.
+    /// candidate set is not a single digit). If every cell is fixed, the clause is over the
+    /// fixed cells' variables instead where they exist (`minimal`, `extended`), so that the
+    /// formula never needs an empty clause next to others (DRAT checkers such as `rate` stumble
+    /// on that); in the simplified encodings such a formula has no variables and the blocking
+    /// clause is empty. `None` if the model does not put exactly one digit in every cell.
     pub fn decode(&self, truth: &[bool], blocking: &mut Vec<Lit>) -> Option<Grid> {
         blocking.clear();
         let mut cells = [0u8; CELLS];
@@ -446,6 +449,14 @@ impl Formula {
             }
             if *out == 0 {
                 return None;
+            }
+        }
+        if blocking.is_empty() {
+            for (cell, &digit) in cells.iter().enumerate() {
+                let v = self.var_of[cand(cell, usize::from(digit) - 1)];
+                if v != NONE {
+                    blocking.push(Lit::from_index(v as usize, false));
+                }
             }
         }
         Grid::from_cells(cells).ok()
