@@ -264,4 +264,6 @@ macro_rules! conformance {
 
 conformance! {
     basic => "basic",
+    bitmask => "bitmask",
+    sat => "sat",
 }

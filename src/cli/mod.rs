@@ -6,7 +6,9 @@
 
 mod backends;
 mod bench;
+mod cnf;
 mod input;
+mod proof;
 mod solve;
 mod verify;
 
@@ -38,13 +40,15 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Run the bench and rewrite the generated part of RESULTS.md and its SVG chart.
     Report(bench::ReportArgs),
+    /// Write puzzles as DIMACS CNF in a SAT encoding of the `sat` backend.
+    Cnf(cnf::CnfArgs),
 }
 
 /// Options shared by every subcommand that builds a backend.
 #[derive(Args, Debug, Clone)]
 pub struct BackendArgs {
     /// Backend to use (see `sudobench backends`).
-    #[arg(long, short, default_value = "basic")]
+    #[arg(long, short, default_value = "bitmask")]
     pub backend: String,
     /// Give up on a puzzle after this many search nodes and answer `unknown`.
     #[arg(long)]
@@ -52,6 +56,9 @@ pub struct BackendArgs {
     /// Seed for backends that use randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// CNF encoding for the `sat` backend: minimal, extended, reduced or augmented.
+    #[arg(long)]
+    pub encoding: Option<String>,
     /// Seconds an external program (`exec:CMD`) may take to answer one puzzle.
     #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
     pub timeout: f64,
@@ -72,6 +79,7 @@ impl BackendArgs {
         Options {
             max_nodes: self.max_nodes,
             seed: self.seed,
+            sat_encoding: self.encoding.clone(),
             exec_timeout: std::time::Duration::from_secs_f64(self.timeout),
             ..Options::default()
         }
@@ -93,5 +101,6 @@ pub fn run() -> Result<bool> {
         Command::Bench(args) => bench::bench(&args),
         Command::Verify(args) => verify::verify(&args),
         Command::Report(args) => bench::report(&args),
+        Command::Cnf(args) => cnf::cnf(&args),
     }
 }

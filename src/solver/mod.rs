@@ -6,8 +6,10 @@
 //! one, `limit = 2` decides uniqueness.
 
 pub mod basic;
+pub mod bitmask;
 pub mod exec;
 mod registry;
+pub mod sat;
 
 pub use registry::{build, builtin_names, describe, BackendInfo, BuildError, Options, BACKENDS};
 
