@@ -15,7 +15,7 @@ use sudobench::solver::{Options, BACKENDS};
 
 /// Default time budget per backend per data set, in seconds: with the default backends over
 /// the six bundled sets `cargo run --release -- bench` stays within a couple of minutes.
-pub const DEFAULT_TIME_BUDGET: f64 = 3.0;
+pub const DEFAULT_TIME_BUDGET: f64 = 4.0;
 
 /// How many mismatches / parse errors are printed per data set (all are counted).
 const PRINT_LIMIT: u64 = 50;

@@ -93,6 +93,24 @@ fn rate(x: f64) -> String {
     thousands(x.round().max(0.0) as u64)
 }
 
+/// Whether a backend counts guesses at all: one that reports decisions (SAT) but never a
+/// guess does not, and its guess columns read `n/a` rather than a misleading 100 % / 0.
+fn counts_guesses(b: &BackendReport) -> bool {
+    b.stats.guesses > 0 || b.stats.decisions == 0
+}
+
+/// The two guess columns as text (`n/a` when the backend does not count guesses).
+fn guess_columns(b: &BackendReport, pct_decimals: usize, per_decimals: usize) -> (String, String) {
+    if counts_guesses(b) {
+        (
+            format!("{:.*}", pct_decimals, b.no_guess_percent()),
+            format!("{:.*}", per_decimals, b.guesses_per_puzzle()),
+        )
+    } else {
+        ("n/a".to_string(), "n/a".to_string())
+    }
+}
+
 fn method_line(config: &Config) -> String {
     let mut s = format!(
         "limit {} ({}), {} worker thread{}",
@@ -198,14 +216,16 @@ pub fn table_set(set: &SetReport) -> String {
     )
     .ok();
     for b in &set.backends {
+        let (pct, per) = guess_columns(b, 1, 2);
+        let pct = if counts_guesses(b) { pct + "%" } else { pct };
         writeln!(
             out,
-            "  {:<12} {:>12} {:>10.2} {:>8.1}% {:>10.2} {:>17} {:>8} {:>8} {:>6} {:>7} {:>10}",
+            "  {:<12} {:>12} {:>10.2} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>10}",
             b.name,
             rate(b.puzzles_per_sec()),
             b.micros_per_puzzle(),
-            b.no_guess_percent(),
-            b.guesses_per_puzzle(),
+            pct,
+            per,
             covered(b, set),
             thousands(b.unique),
             thousands(b.multiple),
@@ -265,12 +285,12 @@ fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<(&'static str, String
                 ),
                 (
                     "no_guess_pct",
-                    format!("{:.2}", b.no_guess_percent()),
+                    guess_columns(b, 2, 3).0.replace("n/a", "null"),
                     false,
                 ),
                 (
                     "guesses_per_puzzle",
-                    format!("{:.3}", b.guesses_per_puzzle()),
+                    guess_columns(b, 2, 3).1.replace("n/a", "null"),
                     false,
                 ),
                 ("covered", b.covered.to_string(), false),
@@ -411,7 +431,8 @@ pub fn markdown(
         out,
         "**Method**: {}. Puzzles/s and µs/puzzle are per thread: puzzles covered ÷ the \
          backend's solving time (reading, checking and the cross-check are not included). \
-         \"% no guess\" and guesses/puzzle are as each backend counts guesses. A covered count \
+         \"% no guess\" and guesses/puzzle are as each backend counts guesses (`n/a` for a backend \
+         that counts SAT decisions instead). A covered count \
          below the total with `*` means the time budget stopped that backend early; its figures \
          cover only those puzzles.",
         method_line(config)
@@ -438,14 +459,15 @@ pub fn markdown(
         )
         .ok();
         for b in &set.backends {
+            let (pct, per) = guess_columns(b, 1, 2);
             writeln!(
                 out,
-                "| {} | {} | {:.2} | {:.1} | {:.2} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 b.name,
                 rate(b.puzzles_per_sec()),
                 b.micros_per_puzzle(),
-                b.no_guess_percent(),
-                b.guesses_per_puzzle(),
+                pct,
+                per,
                 covered(b, set).replace('*', "\\*"),
                 thousands(b.unique),
                 thousands(b.multiple),
