@@ -93,10 +93,12 @@ fn rate(x: f64) -> String {
     thousands(x.round().max(0.0) as u64)
 }
 
-/// Whether a backend counts guesses at all: one that reports decisions (SAT) but never a
-/// guess does not, and its guess columns read `n/a` rather than a misleading 100 % / 0.
+/// Whether a backend counts guesses at all: one that reports other work (SAT calls or
+/// decisions, conflicts, iterations) but never a guess does not, and its guess columns read
+/// `n/a` rather than a misleading 100 % / 0.
 fn counts_guesses(b: &BackendReport) -> bool {
-    b.stats.guesses > 0 || b.stats.decisions == 0
+    let s = &b.stats;
+    s.guesses > 0 || (s.decisions == 0 && s.conflicts == 0 && s.iterations == 0)
 }
 
 /// The two guess columns as text (`n/a` when the backend does not count guesses).
@@ -432,7 +434,7 @@ pub fn markdown(
         "**Method**: {}. Puzzles/s and µs/puzzle are per thread: puzzles covered ÷ the \
          backend's solving time (reading, checking and the cross-check are not included). \
          \"% no guess\" and guesses/puzzle are as each backend counts guesses (`n/a` for a backend \
-         that counts SAT decisions instead). A covered count \
+         that counts other work instead, such as SAT calls). A covered count \
          below the total with `*` means the time budget stopped that backend early; its figures \
          cover only those puzzles.",
         method_line(config)
@@ -523,6 +525,22 @@ mod tests {
         assert_eq!(splice(&new, "new figures"), new);
         let fresh = splice("# R\n", "x");
         assert!(fresh.starts_with("# R\n\n<!-- bench:begin -->\nx\n<!-- bench:end -->"));
+    }
+
+    #[test]
+    fn guess_columns_only_for_backends_that_count_guesses() {
+        let mut b = BackendReport {
+            covered: 4,
+            no_guess: 3,
+            ..BackendReport::default()
+        };
+        b.stats.guesses = 2;
+        assert_eq!(guess_columns(&b, 1, 2), ("75.0".into(), "0.50".into()));
+        b.stats.guesses = 0;
+        b.no_guess = 4;
+        assert_eq!(guess_columns(&b, 1, 2), ("100.0".into(), "0.00".into()));
+        b.stats.iterations = 9; // e.g. SAT calls: guesses are not what it counts
+        assert_eq!(guess_columns(&b, 1, 2), ("n/a".into(), "n/a".into()));
     }
 
     #[test]
