@@ -264,4 +264,5 @@ macro_rules! conformance {
 
 conformance! {
     basic => "basic",
+    dlx => "dlx",
 }

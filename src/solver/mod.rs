@@ -6,6 +6,7 @@
 //! one, `limit = 2` decides uniqueness.
 
 pub mod basic;
+pub mod dlx;
 pub mod exact_cover;
 mod registry;
 

@@ -55,13 +55,21 @@ pub struct BackendInfo {
 }
 
 /// Every built-in backend, in the order reports list them.
-pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
-    name: "basic",
-    description:
-        "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle",
-    default: true,
-    build: |o| Ok(Box::new(super::basic::Basic::new(o))),
-}];
+pub const BACKENDS: &[BackendInfo] = &[
+    BackendInfo {
+        name: "basic",
+        description:
+            "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle",
+        default: true,
+        build: |o| Ok(Box::new(super::basic::Basic::new(o))),
+    },
+    BackendInfo {
+        name: "dlx",
+        description: "exact cover by Knuth's Algorithm X with dancing links (729 options x 324 items)",
+        default: true,
+        build: |o| Ok(Box::new(super::dlx::Dlx::new(o)?)),
+    },
+];
 
 /// Names of the built-in backends.
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {
