@@ -43,11 +43,21 @@ fn main() -> anyhow::Result<()> {
     }
     if files.is_empty() {
         let root = env!("CARGO_MANIFEST_DIR");
-        files = DEFAULT_FILES.iter().map(|f| format!("{root}/{f}")).collect();
+        files = DEFAULT_FILES
+            .iter()
+            .map(|f| format!("{root}/{f}"))
+            .collect();
     }
     println!(
         "{:<40} {:<10} {:>7} {:>11} {:>10} {:>12} {:>12} {:>9}",
-        "set", "backend", "puzzles", "puzzles/s", "us/puzzle", "nodes/puz", "guesses/puz", "x basic"
+        "set",
+        "backend",
+        "puzzles",
+        "puzzles/s",
+        "us/puzzle",
+        "nodes/puz",
+        "guesses/puz",
+        "x basic"
     );
     for file in &files {
         let puzzles: Vec<Puzzle> = Reader::open(file)?

@@ -265,4 +265,5 @@ macro_rules! conformance {
 conformance! {
     basic => "basic",
     dlx => "dlx",
+    dlx_array => "dlx-array",
 }

@@ -7,6 +7,7 @@
 
 pub mod basic;
 pub mod dlx;
+pub mod dlx_array;
 pub mod exact_cover;
 mod registry;
 

@@ -69,6 +69,12 @@ pub const BACKENDS: &[BackendInfo] = &[
         default: true,
         build: |o| Ok(Box::new(super::dlx::Dlx::new(o)?)),
     },
+    BackendInfo {
+        name: "dlx-array",
+        description: "the dlx search with kudoku-style counter arrays instead of links",
+        default: true,
+        build: |o| Ok(Box::new(super::dlx_array::DlxArray::new(o))),
+    },
 ];
 
 /// Names of the built-in backends.
