@@ -36,6 +36,10 @@ const USED: u8 = 0x80;
 /// bounds check (the tables only hold indices below `OPTIONS` and `ITEMS`).
 const OPTION_SLOTS: usize = 1024;
 const ITEM_SLOTS: usize = 512;
+/// The scan reads item counts in blocks of this many (one SSE2 register of bytes).
+const SCAN_BLOCK: usize = 16;
+/// Items rounded up to whole scan blocks; the padding slots hold `u8::MAX`.
+const SCAN_LEN: usize = ITEMS.div_ceil(SCAN_BLOCK) * SCAN_BLOCK;
 
 /// The four items of every option.
 static ITEMS_OF: [[u16; 4]; OPTIONS] = {
@@ -49,6 +53,43 @@ static ITEMS_OF: [[u16; 4]; OPTIONS] = {
             (2 * CELLS + COL_OF[cell] as usize * 9 + d) as u16,
             (3 * CELLS + BOX_OF[cell] as usize * 9 + d) as u16,
         ];
+        o += 1;
+    }
+    t
+};
+
+/// Options conflicting with each option (sharing at least one item with it), each listed
+/// once: the other 8 digits of its cell and its digit in the 20 peers. Choosing an option
+/// forbids exactly these; walking the four items' option lists instead (as kudoku does)
+/// visits 36 entries, 8 of them twice or the option itself.
+static CONFLICTS: [[u16; 28]; OPTIONS] = {
+    let mut t = [[0u16; 28]; OPTIONS];
+    let mut o = 0;
+    while o < OPTIONS {
+        let mut n = 0;
+        let mut a = 0;
+        while a < 4 {
+            let list = &OPTIONS_OF[ITEMS_OF[o][a] as usize];
+            let mut k = 0;
+            while k < 9 {
+                let o2 = list[k];
+                let mut seen = o2 as usize == o;
+                let mut j = 0;
+                while j < n {
+                    if t[o][j] == o2 {
+                        seen = true;
+                    }
+                    j += 1;
+                }
+                if !seen {
+                    t[o][n] = o2;
+                    n += 1;
+                }
+                k += 1;
+            }
+            a += 1;
+        }
+        assert!(n == 28, "every option conflicts with 28 others");
         o += 1;
     }
     t
@@ -102,9 +143,11 @@ impl DlxArray {
         self.blocked = [0; OPTION_SLOTS];
         self.count = [0; ITEM_SLOTS];
         self.count[..ITEMS].fill(9);
+        self.count[ITEMS..SCAN_LEN].fill(u8::MAX);
     }
 
-    /// Takes option `o`: marks its items used and forbids every option sharing one of them.
+    /// Takes option `o`: marks its items used and forbids every option sharing one of them
+    /// (`o` itself stays unforbidden: its items are used, so it is never looked at again).
     /// Returns the smallest count written to an unused item and that item (`u8::MAX` if
     /// none), and how many options became forbidden.
     #[inline(always)]
@@ -116,19 +159,17 @@ impl DlxArray {
         for &i in items {
             self.count[i as usize & (ITEM_SLOTS - 1)] += USED;
         }
-        for &i in items {
-            for &o2 in &OPTIONS_OF[i as usize % ITEMS] {
-                let b = &mut self.blocked[o2 as usize & (OPTION_SLOTS - 1)];
-                *b += 1;
-                if *b == 1 {
-                    forbidden += 1;
-                    for &i2 in &ITEMS_OF[o2 as usize % OPTIONS] {
-                        let c = &mut self.count[i2 as usize & (ITEM_SLOTS - 1)];
-                        *c -= 1;
-                        if *c < min {
-                            min = *c;
-                            min_item = i2;
-                        }
+        for &o2 in &CONFLICTS[o % OPTIONS] {
+            let b = &mut self.blocked[o2 as usize & (OPTION_SLOTS - 1)];
+            *b += 1;
+            if *b == 1 {
+                forbidden += 1;
+                for &i2 in &ITEMS_OF[o2 as usize % OPTIONS] {
+                    let c = &mut self.count[i2 as usize & (ITEM_SLOTS - 1)];
+                    *c -= 1;
+                    if *c < min {
+                        min = *c;
+                        min_item = i2;
                     }
                 }
             }
@@ -139,19 +180,16 @@ impl DlxArray {
     /// Undoes [`choose`](Self::choose) of option `o`.
     #[inline(always)]
     fn unchoose(&mut self, o: usize) {
-        let items = &ITEMS_OF[o % OPTIONS];
-        for &i in items {
-            for &o2 in &OPTIONS_OF[i as usize % ITEMS] {
-                let b = &mut self.blocked[o2 as usize & (OPTION_SLOTS - 1)];
-                *b -= 1;
-                if *b == 0 {
-                    for &i2 in &ITEMS_OF[o2 as usize % OPTIONS] {
-                        self.count[i2 as usize & (ITEM_SLOTS - 1)] += 1;
-                    }
+        for &o2 in &CONFLICTS[o % OPTIONS] {
+            let b = &mut self.blocked[o2 as usize & (OPTION_SLOTS - 1)];
+            *b -= 1;
+            if *b == 0 {
+                for &i2 in &ITEMS_OF[o2 as usize % OPTIONS] {
+                    self.count[i2 as usize & (ITEM_SLOTS - 1)] += 1;
                 }
             }
         }
-        for &i in items {
+        for &i in &ITEMS_OF[o % OPTIONS] {
             self.count[i as usize & (ITEM_SLOTS - 1)] -= USED;
         }
     }
@@ -167,21 +205,29 @@ impl DlxArray {
         }
     }
 
-    /// The unused item with fewest available options and that number (stops at 0 or 1).
+    /// The unused item with fewest available options and that number (stops at the first
+    /// block of 16 items holding a 0 or 1). Each block's minimum is one vector reduction, so
+    /// the scan costs about 21 block steps instead of up to 324 compares.
     #[inline(always)]
     fn scan(&self) -> (u8, u16) {
         let mut min = u8::MAX;
-        let mut best = 0u16;
-        for (i, &c) in self.count[..ITEMS].iter().enumerate() {
-            if c < min {
-                min = c;
-                best = i as u16;
-                if c <= 1 {
+        let mut block = 0;
+        for (b, chunk) in self.count[..SCAN_LEN].chunks_exact(SCAN_BLOCK).enumerate() {
+            let m = chunk.iter().fold(u8::MAX, |a, &c| a.min(c));
+            if m < min {
+                min = m;
+                block = b;
+                if m <= 1 {
                     break;
                 }
             }
         }
-        (min, best)
+        let start = block * SCAN_BLOCK;
+        let offset = self.count[start..start + SCAN_BLOCK]
+            .iter()
+            .position(|&c| c == min)
+            .unwrap_or(0);
+        (min, (start + offset) as u16)
     }
 
     /// The first available option of `item` after position `from` (exclusive; `None` for the

@@ -424,6 +424,8 @@ impl ExactCover {
         let mut count = 0u64;
         let mut complete = true;
         let mut level = 0usize;
+        // Hints left by select/remove or an earlier search are not this search's.
+        self.hint = 0;
         'search: loop {
             // Forward: a new level (Knuth's X2–X5).
             stats.nodes += 1;
@@ -577,7 +579,10 @@ impl ExactCover {
     fn choose(&self) -> (u32, u32) {
         let h = self.hint;
         if h != 0 && self.right(self.left(h)) == h {
-            return (h, self.len_of(h));
+            let n = self.len_of(h);
+            if n <= 1 {
+                return (h, n);
+            }
         }
         let mut best = self.right(0);
         let mut best_len = self.len_of(best);
