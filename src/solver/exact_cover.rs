@@ -5,17 +5,18 @@
 //! `secondary` ones at most once) and *options* (sets of items). An exact cover is a set of
 //! options that covers every primary item exactly once and every secondary item at most once.
 //!
-//! The layout follows TAOCP 7.2.2.1 (Algorithm X, "dancing cells" of Knuth's DLX1 program):
-//! all nodes live in one flat array with `u32` links; each option's nodes are contiguous and
-//! separated by *spacer* nodes, so walking across an option is a sequential scan with no
-//! left/right links. Item headers keep left/right links in their own small arrays: the active
+//! The layout follows TAOCP 7.2.2.1 (Algorithm X as in Knuth's DLX1 program): all nodes
+//! live in one flat array with `u32` links; each option's nodes are contiguous and separated
+//! by *spacer* nodes, so walking across an option is a sequential scan with no left/right
+//! links. Item headers keep left/right links in their own small arrays: the active
 //! primary items form one circular list (root `0`), the active secondary items another, so a
 //! secondary item is never chosen for branching but is covered like any other when an option
 //! that contains it is taken (that is what "at most once" means).
 //!
 //! The search is iterative (an explicit stack of chosen nodes, one per level, sized once when
 //! the problem is built), chooses the primary item with fewest remaining options (MRV, the
-//! scan stops early at 0 or 1), counts covers up to a limit and stops after a node budget. It
+//! scan stops early at 0 or 1, and is skipped when the last covers left a column with 0 or 1
+//! options), counts covers up to a limit and stops after a node budget. It
 //! allocates nothing, and leaves the structure exactly as it found it, so one instance serves
 //! many searches. Before a search, a caller may [`select`](ExactCover::select) options (force
 //! them into the cover, as a Sudoku client does with clues) and [`remove`](ExactCover::remove)
