@@ -264,6 +264,7 @@ macro_rules! conformance {
 
 conformance! {
     basic => "basic",
+    bitmask => "bitmask",
     dlx => "dlx",
     dlx_array => "dlx-array",
 }
