@@ -63,6 +63,8 @@ fn main() -> anyhow::Result<()> {
             .map(|f| format!("{root}/{f}"))
             .collect();
     }
+    // Speed is shown relative to `basic` if it runs, else to the first backend.
+    let base = backends.iter().position(|b| b == "basic").unwrap_or(0);
     println!(
         "{:<40} {:<10} {:>7} {:>11} {:>10} {:>12} {:>12} {:>9}",
         "set",
@@ -72,7 +74,7 @@ fn main() -> anyhow::Result<()> {
         "us/puzzle",
         "nodes/puz",
         "guesses/puz",
-        "x basic"
+        format!("x {}", backends[base])
     );
     for file in &files {
         let puzzles: Vec<Puzzle> = Reader::open(file)?
@@ -109,8 +111,6 @@ fn main() -> anyhow::Result<()> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let n = puzzles.len() as f64;
-        // Speed relative to `basic` if it ran, else to the first backend.
-        let base = backends.iter().position(|b| b == "basic").unwrap_or(0);
         for (k, b) in backends.iter().enumerate() {
             let secs = best[k].as_secs_f64();
             println!(
