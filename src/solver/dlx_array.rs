@@ -4,12 +4,18 @@
 //!
 //! Why keep both: `dlx` is the textbook method on a generic engine (any exact-cover problem,
 //! secondary items, the structure restored in place); this one is Sudoku-only and shows what
-//! the representation costs. The matrix is two constant tables, the four items of each
-//! option and the nine options of each item. The search state is two small counter arrays:
+//! the representation costs. kudoku reports its counters 50–100% faster than a linked-list
+//! DLX; against `dlx`'s flat arrays with contiguous options the gap measured here is only
+//! 10–20% (thread CPU time, count up to 2: 17-clue, magictour_top1465 and
+//! forum_hardest_1905_11+), and only after two refinements below (conflict lists, a
+//! vectorised scan) — most of kudoku's advantage was over pointer-chasing nodes, not links
+//! as such. The matrix is constant tables (the four items of each option, the nine options
+//! of each item, the 28 options conflicting with each option). The search state is two small counter arrays:
 //! for each option, how many chosen options forbid it (`blocked`, 0 = available); for each
 //! item, how many of its options are available, plus [`USED`] once an option covering it is
-//! chosen. Choosing an option increments `blocked` for every option sharing one of its four
-//! items, and decrements the item counts of those that became forbidden; undoing it is the
+//! chosen. Choosing an option increments `blocked` for each of the 28 options sharing an item
+//! with it (a precomputed list, so each is visited once), and decrements the item counts of
+//! those that became forbidden; undoing it is the
 //! mirror image. Nothing is unlinked, so there are no pointer chases and no link restores,
 //! and the state is reset by re-initialising 1 KB of counters per puzzle.
 //!
