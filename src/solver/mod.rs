@@ -12,6 +12,7 @@ pub mod dlx_array;
 pub mod exact_cover;
 pub mod exec;
 mod registry;
+pub mod sat;
 
 pub use registry::{build, builtin_names, describe, BackendInfo, BuildError, Options, BACKENDS};
 

@@ -11,6 +11,8 @@ pub struct Options {
     pub max_nodes: Option<u64>,
     /// Seed for backends with randomness (projection starts).
     pub seed: u64,
+    /// CNF encoding of the `sat` backend by name (`None`: its default).
+    pub sat_encoding: Option<String>,
     /// How long an external program (`exec:CMD`) may take to answer one puzzle.
     pub exec_timeout: Duration,
 }
@@ -20,6 +22,7 @@ impl Default for Options {
         Options {
             max_nodes: None,
             seed: 1,
+            sat_encoding: None,
             exec_timeout: Duration::from_secs(10),
         }
     }
@@ -59,34 +62,34 @@ pub struct BackendInfo {
 }
 
 /// Every built-in backend, in the order reports list them.
-pub const BACKENDS: &[BackendInfo] = &[
-    BackendInfo {
-        name: "basic",
-        description:
-            "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle",
-        default: true,
-        build: |o| Ok(Box::new(super::basic::Basic::new(o))),
-    },
-    BackendInfo {
-        name: "bitmask",
-        description:
-            "bit boards per digit and band, singles + locked candidates to a fixpoint, bivalue-first search: the fast one",
-        default: true,
-        build: |o| Ok(Box::new(super::bitmask::Bitmask::new(o))),
-    },
-    BackendInfo {
-        name: "dlx",
-        description: "exact cover by Knuth's Algorithm X with dancing links (729 options x 324 items)",
-        default: true,
-        build: |o| Ok(Box::new(super::dlx::Dlx::new(o)?)),
-    },
-    BackendInfo {
-        name: "dlx-array",
-        description: "the dlx search with kudoku-style counter arrays instead of links",
-        default: true,
-        build: |o| Ok(Box::new(super::dlx_array::DlxArray::new(o))),
-    },
-];
+pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
+    name: "basic",
+    description:
+        "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle",
+    default: true,
+    build: |o| Ok(Box::new(super::basic::Basic::new(o))),
+}, BackendInfo {
+    name: "bitmask",
+    description:
+        "bit boards per digit and band, singles + locked candidates to a fixpoint, bivalue-first search: the fast one",
+    default: true,
+    build: |o| Ok(Box::new(super::bitmask::Bitmask::new(o))),
+}, BackendInfo {
+    name: "sat",
+    description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness",
+    default: true,
+    build: |o| Ok(Box::new(super::sat::Sat::new(o)?)),
+}, BackendInfo {
+    name: "dlx",
+    description: "exact cover by Knuth's Algorithm X with dancing links (729 options x 324 items)",
+    default: true,
+    build: |o| Ok(Box::new(super::dlx::Dlx::new(o)?)),
+}, BackendInfo {
+    name: "dlx-array",
+    description: "the dlx search with kudoku-style counter arrays instead of links",
+    default: true,
+    build: |o| Ok(Box::new(super::dlx_array::DlxArray::new(o))),
+}];
 
 /// Names of the built-in backends.
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {
