@@ -264,4 +264,6 @@ macro_rules! conformance {
 
 conformance! {
     basic => "basic",
+    projection => "projection",
+    projection_tm => "projection-tm",
 }

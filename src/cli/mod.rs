@@ -43,15 +43,23 @@ pub struct BackendArgs {
     /// Seed for backends that use randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Iteration budget per puzzle of the projection backends.
+    #[arg(long)]
+    pub iterations: Option<u64>,
 }
 
 impl BackendArgs {
     /// The library options these flags stand for.
     pub fn options(&self) -> Options {
-        Options {
+        let mut options = Options {
             max_nodes: self.max_nodes,
             seed: self.seed,
+            ..Options::default()
+        };
+        if let Some(n) = self.iterations {
+            options.projection.iterations = n;
         }
+        options
     }
 
     /// Builds the chosen backend.

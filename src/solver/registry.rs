@@ -10,6 +10,8 @@ pub struct Options {
     pub max_nodes: Option<u64>,
     /// Seed for backends with randomness (projection starts).
     pub seed: u64,
+    /// Settings of the `projection` backends (iteration budget, relaxation, noise, ...).
+    pub projection: super::projection::ProjectionOptions,
 }
 
 impl Default for Options {
@@ -17,6 +19,7 @@ impl Default for Options {
         Options {
             max_nodes: None,
             seed: 1,
+            projection: Default::default(),
         }
     }
 }
@@ -61,6 +64,16 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
         "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle",
     default: true,
     build: |o| Ok(Box::new(super::basic::Basic::new(o))),
+}, BackendInfo {
+    name: "projection",
+    description: "Douglas-Rachford in the product space on the 9x9x9 0/1 cube (incomplete)",
+    default: true,
+    build: |o| super::projection::build(o, super::projection::Algorithm::DouglasRachford),
+}, BackendInfo {
+    name: "projection-tm",
+    description: "Malitsky-Tam resolvent splitting on the 9x9x9 0/1 cube (incomplete)",
+    default: false,
+    build: |o| super::projection::build(o, super::projection::Algorithm::MalitskyTam),
 }];
 
 /// Names of the built-in backends.
