@@ -138,6 +138,12 @@ pub trait Real:
     const ONE: Self;
     /// Conversion (rounding to the nearest representable value).
     fn from_f64(v: f64) -> Self;
+    /// Integer lane of the same width (argmax indices live next to the values in SIMD).
+    type Lane: Copy + std::fmt::Debug;
+    /// `k` as a lane.
+    fn lane(k: usize) -> Self::Lane;
+    /// A lane back to `usize`.
+    fn lane_to_usize(l: Self::Lane) -> usize;
 }
 
 impl Real for f32 {
@@ -146,6 +152,13 @@ impl Real for f32 {
     fn from_f64(v: f64) -> Self {
         v as f32
     }
+    type Lane = u32;
+    fn lane(k: usize) -> u32 {
+        k as u32
+    }
+    fn lane_to_usize(l: u32) -> usize {
+        l as usize
+    }
 }
 
 impl Real for f64 {
@@ -153,6 +166,13 @@ impl Real for f64 {
     const ONE: Self = 1.0;
     fn from_f64(v: f64) -> Self {
         v
+    }
+    type Lane = u64;
+    fn lane(k: usize) -> u64 {
+        k as u64
+    }
+    fn lane_to_usize(l: u64) -> usize {
+        l as usize
     }
 }
 
@@ -207,6 +227,8 @@ struct Engine<R: Real> {
     fixed: Box<Cube<R>>,
     /// Noise table (values in [−noise, noise]).
     noise: Vec<R>,
+    /// Scratch: winners of the last projection.
+    win: Winners,
 }
 
 impl<R: Real> Engine<R> {
@@ -219,6 +241,7 @@ impl<R: Real> Engine<R> {
             free: Box::new([R::ZERO; N]),
             fixed: Box::new([R::ZERO; N]),
             noise: Vec::new(),
+            win: [0; 81],
         }
     }
 
@@ -254,6 +277,7 @@ impl<R: Real> Engine<R> {
     }
 
     /// Adds a random window of the noise table to `v` (no-op without noise).
+    #[inline(always)]
     fn add_noise(noise: &[R], rng: &mut Rng, v: &mut Cube<R>) {
         if noise.len() < 2 * N {
             return;
@@ -267,46 +291,152 @@ impl<R: Real> Engine<R> {
     }
 }
 
-/// Projects `y` onto `set`, writing the result to `p`.
-fn project<R: Real>(set: Set, y: &Cube<R>, p: &mut Cube<R>, free: &Cube<R>, fixed: &Cube<R>) {
-    match set {
-        Set::Cell => project_cells(y, p),
-        Set::Row => project_rows(y, p),
-        Set::Col => project_cols(y, p),
-        Set::Box => project_boxes(y, p),
-        Set::Clues => {
-            for i in 0..N {
-                p[i] = y[i] * free[i] + fixed[i];
+/// The 81 positions where the projection onto one of C1–C4 is 1 (it is 0 elsewhere): one
+/// winner per group (cell, or unit × digit).
+type Winners = [u16; 81];
+
+/// Where the argmax kernels want each 9-value chunk (one cell's digits) of the point being
+/// projected: the row and box sets are gathered so that their groups become 81 lanes of 9
+/// vectors, like the column set is natively (see [`vertical_argmax`]).
+///
+/// `DEST[set][cell]` is the chunk's position in the scratch layout.
+const DEST: [[u8; CELLS]; 2] = {
+    let mut t = [[0u8; CELLS]; 2];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (r, c) = (cell / 9, cell % 9);
+        // Rows: vector = column, lane group = row.
+        t[0][cell] = (c * 9 + r) as u8;
+        // Boxes: vector = position in the box, lane group = box.
+        let (b, k) = ((r / 3) * 3 + c / 3, (r % 3) * 3 + c % 3);
+        t[1][cell] = (k * 9 + b) as u8;
+        cell += 1;
+    }
+    t
+};
+
+/// For the row, column and box sets: `ORIGIN[s][k * 81 + l]` is the flat index in the natural
+/// layout of lane `l` of vector `k` in the scratch layout, i.e. where a winner goes.
+const ORIGIN: [[u16; N]; 3] = {
+    let mut t = [[0u16; N]; 3];
+    let mut cell = 0;
+    while cell < CELLS {
+        let dest = [DEST[0][cell] as usize, cell, DEST[1][cell] as usize];
+        let mut s = 0;
+        while s < 3 {
+            let mut d = 0;
+            while d < 9 {
+                t[s][dest[s] * 9 + d] = (cell * 9 + d) as u16;
+                d += 1;
             }
+            s += 1;
+        }
+        cell += 1;
+    }
+    t
+};
+
+/// Writes `f(i)` for every natural index `i` into `y`, in the scratch layout of `set`.
+#[inline(always)]
+fn gather<R: Real>(set: Set, y: &mut Cube<R>, mut f: impl FnMut(usize) -> R) {
+    let dest = match set {
+        Set::Row => &DEST[0],
+        Set::Box => &DEST[1],
+        Set::Cell | Set::Col | Set::Clues => {
+            for (i, v) in y.iter_mut().enumerate() {
+                *v = f(i);
+            }
+            return;
+        }
+    };
+    for (cell, &to) in dest.iter().enumerate() {
+        let out: &mut [R; 9] = chunk_mut(y, to as usize * 9);
+        for (d, v) in out.iter_mut().enumerate() {
+            *v = f(cell * 9 + d);
         }
     }
 }
 
-/// Index (as a real) of each lane's maximum over `K` vectors of `W` lanes, lowest index on
-/// ties. `vec(k)` gives the k-th vector. Branch-free so that it vectorises over the lanes.
+/// Projects the point `f(i)` onto `set` into `p` (natural layout), using `y` as scratch.
 #[inline(always)]
-fn lane_argmax<R: Real, const W: usize>(vecs: [&[R; W]; 9]) -> [R; W] {
-    let mut best = *vecs[0];
-    let mut idx = [R::ZERO; W];
-    let mut k_real = R::ZERO;
-    for v in vecs.iter().skip(1) {
-        k_real = k_real + R::ONE;
-        for l in 0..W {
+fn project<R: Real>(
+    set: Set,
+    f: impl FnMut(usize) -> R,
+    y: &mut Cube<R>,
+    p: &mut Cube<R>,
+    c5: (&Cube<R>, &Cube<R>),
+    win: &mut Winners,
+) {
+    gather(set, y, f);
+    if set == Set::Clues {
+        let (free, fixed) = c5;
+        for i in 0..N {
+            p[i] = y[i] * free[i] + fixed[i];
+        }
+        return;
+    }
+    winners(set, y, win);
+    p.fill(R::ZERO);
+    for &w in win.iter() {
+        if let Some(v) = p.get_mut(w as usize) {
+            *v = R::ONE;
+        }
+    }
+}
+
+/// The winners of the projection onto `set` (one of C1–C4) of the point gathered in `y`:
+/// the largest entry of each group, lowest natural index on ties.
+#[inline(always)]
+fn winners<R: Real>(set: Set, y: &Cube<R>, win: &mut Winners) {
+    let origin = match set {
+        Set::Cell | Set::Clues => {
+            for (cell, w) in win.iter_mut().enumerate() {
+                *w = (cell * 9 + argmax9(chunk(y, cell * 9))) as u16;
+            }
+            return;
+        }
+        Set::Row => &ORIGIN[0],
+        Set::Col => &ORIGIN[1],
+        Set::Box => &ORIGIN[2],
+    };
+    let idx = vertical_argmax(y);
+    for (l, w) in win.iter_mut().enumerate() {
+        *w = origin[R::lane_to_usize(idx[l]).min(8) * 81 + l];
+    }
+}
+
+/// Index of each lane's maximum over the 9 vectors of 81 lanes `y[k * 81 .. k * 81 + 81]`,
+/// lowest k on ties. Branch-free selects on equal-width lanes, so it vectorises.
+#[inline(always)]
+fn vertical_argmax<R: Real>(y: &Cube<R>) -> [R::Lane; 81] {
+    let mut best: [R; 81] = *chunk(y, 0);
+    let mut idx = [R::lane(0); 81];
+    for k in 1..9 {
+        let v: &[R; 81] = chunk(y, k * 81);
+        let kk = R::lane(k);
+        for l in 0..81 {
             let gt = v[l] > best[l];
             best[l] = if gt { v[l] } else { best[l] };
-            idx[l] = if gt { k_real } else { idx[l] };
+            idx[l] = if gt { kk } else { idx[l] };
         }
     }
     idx
 }
 
-/// Writes the one-hot vectors for lane argmaxes: `out(k)[l] = (idx[l] == k)`.
+/// Index 0..9 of the largest of 9 values, lowest on ties: a max tree, then the first value
+/// equal to the max (a NaN-only group gives 8).
 #[inline(always)]
-fn lane_onehot<R: Real, const W: usize>(idx: &[R; W], k: usize, out: &mut [R; W]) {
-    let k_real = R::from_f64(k as f64);
-    for l in 0..W {
-        out[l] = if idx[l] == k_real { R::ONE } else { R::ZERO };
+fn argmax9<R: Real>(g: &[R; 9]) -> usize {
+    let mx = |a: R, b: R| if a > b { a } else { b };
+    let m = mx(
+        mx(mx(g[0], g[1]), mx(g[2], g[3])),
+        mx(mx(mx(g[4], g[5]), mx(g[6], g[7])), g[8]),
+    );
+    let mut mask = 0u32;
+    for (d, &v) in g.iter().enumerate() {
+        mask |= ((v >= m) as u32) << d;
     }
+    (mask.trailing_zeros() as usize).min(8)
 }
 
 /// The `W` values from `at` as an array. Every call site passes fixed geometry with
@@ -322,79 +452,17 @@ fn chunk_mut<R: Real, const W: usize>(s: &mut [R], at: usize) -> &mut [R; W] {
     (&mut s[at..at + W]).try_into().expect("fixed geometry")
 }
 
-/// C1: per cell, the largest of its 9 digit entries becomes 1.
-fn project_cells<R: Real>(y: &Cube<R>, p: &mut Cube<R>) {
-    for cell in 0..CELLS {
-        let g: &[R; 9] = chunk(y, cell * 9);
-        let mut best = 0;
-        for d in 1..9 {
-            if g[d] > g[best] {
-                best = d;
-            }
-        }
-        let out: &mut [R; 9] = chunk_mut(p, cell * 9);
-        for (d, o) in out.iter_mut().enumerate() {
-            *o = if d == best { R::ONE } else { R::ZERO };
-        }
-    }
-}
-
-/// C2: per row and digit, the largest entry over the row's columns becomes 1. Lanes are the
-/// 9 digits; the 9 vectors are the row's cells.
-fn project_rows<R: Real>(y: &Cube<R>, p: &mut Cube<R>) {
-    for r in 0..9 {
-        let base = r * 81;
-        let vecs: [&[R; 9]; 9] = std::array::from_fn(|c| chunk(y, base + c * 9));
-        let idx = lane_argmax(vecs);
-        for c in 0..9 {
-            lane_onehot(&idx, c, chunk_mut(p, base + c * 9));
-        }
-    }
-}
-
-/// C3: per column and digit, the largest entry over the column's rows becomes 1. Lanes are
-/// the 81 (column, digit) pairs; the 9 vectors are the rows.
-fn project_cols<R: Real>(y: &Cube<R>, p: &mut Cube<R>) {
-    let vecs: [&[R; 81]; 9] = std::array::from_fn(|r| chunk(y, r * 81));
-    let idx = lane_argmax(vecs);
-    for r in 0..9 {
-        lane_onehot(&idx, r, chunk_mut(p, r * 81));
-    }
-}
-
-/// Flat offset of the k-th cell (row-major inside the box) of box `b`, times 9.
-const fn box_offset(b: usize, k: usize) -> usize {
-    ((b / 3 * 3 + k / 3) * 9 + b % 3 * 3 + k % 3) * 9
-}
-
-/// C4: per box and digit, the largest entry over the box's cells becomes 1. Lanes are the 9
-/// digits; the 9 vectors are the box's cells.
-fn project_boxes<R: Real>(y: &Cube<R>, p: &mut Cube<R>) {
-    for b in 0..9 {
-        let vecs: [&[R; 9]; 9] = std::array::from_fn(|k| chunk(y, box_offset(b, k)));
-        let idx = lane_argmax(vecs);
-        for k in 0..9 {
-            lane_onehot(&idx, k, chunk_mut(p, box_offset(b, k)));
-        }
-    }
-}
-
 /// Rounds `a` (largest entry per cell, lowest digit on ties) into `digits` (1..=9) and says
 /// whether the result is a valid grid that respects the candidate masks.
+#[inline(always)]
 fn round_and_check<R: Real>(a: &Cube<R>, masks: &[u16; CELLS], digits: &mut [u8; CELLS]) -> bool {
-    let mut ok = true;
+    let mut bad = 0u16;
     for cell in 0..CELLS {
-        let g: &[R; 9] = chunk(a, cell * 9);
-        let mut best = 0;
-        for d in 1..9 {
-            if g[d] > g[best] {
-                best = d;
-            }
-        }
-        digits[cell] = best as u8 + 1;
-        ok &= masks[cell] >> best & 1 == 1;
+        let d = argmax9(chunk(a, cell * 9));
+        digits[cell] = d as u8 + 1;
+        bad |= !masks[cell] >> d & 1;
     }
-    if !ok {
+    if bad != 0 {
         return false;
     }
     UNITS.iter().all(|unit| {
@@ -422,7 +490,31 @@ struct Params {
 
 impl<R: Real> Engine<R> {
     /// Iterates from random starts until a rounding solves the puzzle or the budget is spent.
+    ///
+    /// On x86-64 CPUs with AVX2 the same code is compiled a second time with AVX2 enabled
+    /// and chosen at run time: the kernels are lane-parallel selects and adds, which AVX2
+    /// does 8 `f32` lanes at a time with real blends, against 4 lanes and and/andnot/or
+    /// triples with the SSE2 baseline. Every operation is element-wise IEEE arithmetic or a
+    /// comparison (no reassociated reductions), so both versions compute identical iterates.
     fn run(&mut self, masks: &[u16; CELLS], params: &Params, rng: &mut Rng) -> RunEnd {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: `run_avx2` only requires AVX2, which the CPU was just found to support.
+            return unsafe { self.run_avx2(masks, params, rng) };
+        }
+        self.run_portable(masks, params, rng)
+    }
+
+    /// [`Engine::run`] compiled with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2(&mut self, masks: &[u16; CELLS], params: &Params, rng: &mut Rng) -> RunEnd {
+        self.run_portable(masks, params, rng)
+    }
+
+    /// The iteration itself (inlined into both [`Engine::run`] versions).
+    #[inline(always)]
+    fn run_portable(&mut self, masks: &[u16; CELLS], params: &Params, rng: &mut Rng) -> RunEnd {
         self.load(masks);
         self.fill_noise(rng, params.noise);
         let mut digits = [0u8; CELLS];
@@ -466,6 +558,7 @@ impl<R: Real> Engine<R> {
     }
 
     /// a = mean of the five copies (projection onto the diagonal).
+    #[inline(always)]
     fn average(&mut self) {
         let fifth = R::from_f64(0.2);
         let [x0, x1, x2, x3, x4] = &*self.x;
@@ -475,45 +568,55 @@ impl<R: Real> Engine<R> {
     }
 
     /// One Douglas–Rachford step from the current average: xᵢ += λ (P_i(2a − xᵢ) − a).
+    /// For C1–C4 the projection is one-hot, so the step is xᵢ −= λa everywhere (fused with
+    /// gathering 2a − xᵢ for the projection) and +λ at the 81 winners.
+    #[inline(always)]
     fn dr_update(&mut self, lambda: R, rng: &mut Rng) {
         let two = R::from_f64(2.0);
         for (k, &set) in SETS.iter().enumerate() {
             let x = &mut self.x[k];
             let y = &mut *self.y;
             let a = &*self.a;
-            for i in 0..N {
-                y[i] = two * a[i] - x[i];
-            }
-            let p = &mut self.p[0];
-            project(set, y, p, &self.free, &self.fixed);
-            for i in 0..N {
-                x[i] = x[i] + lambda * (p[i] - a[i]);
+            gather(set, y, |i| {
+                let (xi, ai) = (x[i], a[i]);
+                x[i] = xi - lambda * ai;
+                two * ai - xi
+            });
+            if set == Set::Clues {
+                let (free, fixed) = (&*self.free, &*self.fixed);
+                for i in 0..N {
+                    x[i] = x[i] + lambda * (y[i] * free[i] + fixed[i]);
+                }
+            } else {
+                winners(set, y, &mut self.win);
+                for &w in self.win.iter() {
+                    if let Some(v) = x.get_mut(w as usize) {
+                        *v = *v + lambda;
+                    }
+                }
             }
             Self::add_noise(&self.noise, rng, x);
         }
     }
 
     /// Malitsky–Tam forward sweep: the five projections from z₁…z₄, and their mean into `a`.
+    #[inline(always)]
     fn tm_project(&mut self) {
         let z = &*self.x;
         let p = &mut *self.p;
         let y = &mut *self.y;
-        project(SETS[0], &z[0], &mut p[0], &self.free, &self.fixed);
+        let c5 = (&*self.free, &*self.fixed);
+        let win = &mut self.win;
+        project(SETS[0], |i| z[0][i], y, &mut p[0], c5, win);
         for k in 1..4 {
             let (done, rest) = p.split_at_mut(k);
             let prev = &done[k - 1];
-            for i in 0..N {
-                y[i] = z[k][i] + prev[i] - z[k - 1][i];
-            }
-            project(SETS[k], y, &mut rest[0], &self.free, &self.fixed);
+            let f = |i: usize| z[k][i] + prev[i] - z[k - 1][i];
+            project(SETS[k], f, y, &mut rest[0], c5, win);
         }
-        {
-            let (done, rest) = p.split_at_mut(4);
-            for i in 0..N {
-                y[i] = done[0][i] + done[3][i] - z[3][i];
-            }
-            project(SETS[4], y, &mut rest[0], &self.free, &self.fixed);
-        }
+        let (done, rest) = p.split_at_mut(4);
+        let f = |i: usize| done[0][i] + done[3][i] - z[3][i];
+        project(SETS[4], f, y, &mut rest[0], c5, win);
         let fifth = R::from_f64(0.2);
         let [p0, p1, p2, p3, p4] = &*self.p;
         for i in 0..N {
@@ -522,6 +625,7 @@ impl<R: Real> Engine<R> {
     }
 
     /// Malitsky–Tam update: zᵢ += γ (xᵢ₊₁ − xᵢ).
+    #[inline(always)]
     fn tm_update(&mut self, gamma: R, rng: &mut Rng) {
         for k in 0..4 {
             let z = &mut self.x[k];
@@ -755,7 +859,14 @@ mod tests {
             (Set::Box, unit_groups(2)),
         ];
         for (set, groups) in cases {
-            project(set, &y, &mut p, &[0.0; N], &[0.0; N]);
+            project(
+                set,
+                |i| y[i],
+                &mut [0.0; N],
+                &mut p,
+                (&[0.0; N], &[0.0; N]),
+                &mut [0; 81],
+            );
             for g in groups {
                 let best = g
                     .iter()
@@ -772,7 +883,14 @@ mod tests {
     fn ties_go_to_the_lowest_index() {
         let y = [0.5f64; N];
         let mut p = [0f64; N];
-        project_rows(&y, &mut p);
+        project(
+            Set::Row,
+            |i| y[i],
+            &mut [0.0; N],
+            &mut p,
+            (&[0.0; N], &[0.0; N]),
+            &mut [0; 81],
+        );
         // Row 0: every digit's 1 is in column 0.
         assert!((0..9).all(|d| p[d] == 1.0));
         assert!((9..81).all(|i| p[i] == 0.0));
