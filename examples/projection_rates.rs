@@ -150,10 +150,10 @@ fn main() {
             o.algorithm = algorithm;
             o.relaxation = args.relaxation;
             if let Some(n) = args.noise {
-                o.noise = n;
+                o.noise = Some(n);
             }
             if let Some(r) = args.restart_every {
-                o.restart_every = r;
+                o.restart_every = Some(r);
             }
             if args.f64 {
                 o.precision = Precision::F64;
