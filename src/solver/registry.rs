@@ -1,6 +1,7 @@
 //! Backends by name: the list the CLI shows and the constructor it calls.
 
 use super::Solver;
+use std::time::Duration;
 
 /// Settings a backend may read when it is built. Each backend uses the fields that concern it
 /// and ignores the rest, so one `Options` serves every backend of a run.
@@ -10,6 +11,8 @@ pub struct Options {
     pub max_nodes: Option<u64>,
     /// Seed for backends with randomness (projection starts).
     pub seed: u64,
+    /// How long an external program (`exec:CMD`) may take to answer one puzzle.
+    pub exec_timeout: Duration,
     /// Settings of the `projection` backends (iteration budget, relaxation, noise, ...).
     pub projection: super::projection::ProjectionOptions,
 }
@@ -19,6 +22,7 @@ impl Default for Options {
         Options {
             max_nodes: None,
             seed: 1,
+            exec_timeout: Duration::from_secs(10),
             projection: Default::default(),
         }
     }
@@ -89,13 +93,22 @@ pub fn describe(name: &str) -> Option<&'static str> {
         .map(|b| b.description)
 }
 
-/// Builds a backend from its name.
+/// Builds a backend from its name: a built-in one, or `exec:CMD` for an external program.
 pub fn build(name: &str, options: &Options) -> Result<Box<dyn Solver>, BuildError> {
+    if let Some(command) = name.strip_prefix("exec:") {
+        return Ok(Box::new(super::exec::Exec::new(
+            command,
+            options.exec_timeout,
+        )?));
+    }
     match BACKENDS.iter().find(|b| b.name == name) {
         Some(info) => (info.build)(options),
         None => Err(BuildError::Unknown {
             name: name.to_string(),
-            known: builtin_names().collect::<Vec<_>>().join(", "),
+            known: builtin_names()
+                .chain(["exec:CMD"])
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
     }
 }
