@@ -84,49 +84,91 @@ fn median(v: &mut [u64]) -> f64 {
     }
 }
 
+/// CPU time of the calling thread in seconds, from `/proc/thread-self/schedstat` (Linux):
+/// on a shared machine wall time includes waiting for a core, CPU time does not.
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 * 1e-9)
+}
+
 /// Solves every puzzle once; returns (Some(iterations) if solved, iterations spent) per puzzle.
 fn run(
     options: &Options,
     puzzles: &[sudobench::Puzzle],
     threads: usize,
-) -> (Vec<(Option<u64>, u64)>, f64) {
+) -> (Vec<(Option<u64>, u64)>, f64, Option<f64>) {
     let start = Instant::now();
+    let cpu_start = cpu_seconds();
     let chunk = puzzles.len().div_ceil(threads.max(1)).max(1);
-    let results: Vec<(Option<u64>, u64)> = std::thread::scope(|s| {
-        let handles: Vec<_> = puzzles
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut solver = Projection::new(options);
-                    part.iter()
-                        .map(|p| {
-                            let got = solver.solve_puzzle(p, 1);
-                            let it = got.stats.iterations;
-                            match got.solution {
-                                Some(sol) => {
-                                    verify::check_puzzle(p, &sol).expect("verified solution");
-                                    (Some(it), it)
-                                }
-                                None => (None, it),
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                })
+    let results: Vec<(Option<u64>, u64)> = if threads <= 1 {
+        let mut solver = Projection::new(options);
+        puzzles
+            .iter()
+            .map(|p| {
+                let got = solver.solve_puzzle(p, 1);
+                let it = got.stats.iterations;
+                match got.solution {
+                    Some(sol) => {
+                        verify::check_puzzle(p, &sol).expect("verified solution");
+                        (Some(it), it)
+                    }
+                    None => (None, it),
+                }
             })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("worker"))
             .collect()
-    });
-    (results, start.elapsed().as_secs_f64())
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = puzzles
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        let mut solver = Projection::new(options);
+                        part.iter()
+                            .map(|p| {
+                                let got = solver.solve_puzzle(p, 1);
+                                let it = got.stats.iterations;
+                                match got.solution {
+                                    Some(sol) => {
+                                        verify::check_puzzle(p, &sol).expect("verified solution");
+                                        (Some(it), it)
+                                    }
+                                    None => (None, it),
+                                }
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("worker"))
+                .collect()
+        })
+    };
+    let wall = start.elapsed().as_secs_f64();
+    // CPU time is only meaningful here when this thread did all the work.
+    let cpu = match (threads <= 1, cpu_start, cpu_seconds()) {
+        (true, Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    (results, wall, cpu)
 }
 
 fn main() {
     let args = Args::parse();
     println!(
-        "{:<10} {:>6} {:>3} {:>9} {:>8} {:>8} {:>10} {:>12}",
-        "set", "cap", "alg", "solved", "mean_it", "med_it", "puzzles/s", "iter/s"
+        "{:<10} {:>6} {:>3} {:>9} {:>8} {:>8} {:>10} {:>12} {:>12} {:>12}",
+        "set",
+        "cap",
+        "alg",
+        "solved",
+        "mean_it",
+        "med_it",
+        "puzzles/s",
+        "iter/s",
+        "puz/cpu-s",
+        "iter/cpu-s"
     );
     for set in &args.sets {
         let puzzles: Vec<_> = Reader::open(&path(set))
@@ -172,7 +214,7 @@ fn main() {
                 shared = Some(run(&options, &puzzles, args.threads));
             }
             for (cap, timed) in runs {
-                let (results, secs) = match &shared {
+                let (results, secs, cpu) = match &shared {
                     Some(r) => r.clone(),
                     None => {
                         options.projection.iterations = cap;
@@ -187,16 +229,17 @@ fn main() {
                 let mean = solved.iter().sum::<u64>() as f64 / solved.len().max(1) as f64;
                 let n = solved.len();
                 let med = median(&mut solved);
-                let (pps, ips) = if timed {
-                    (
-                        format!("{:.1}", puzzles.len() as f64 / secs),
-                        format!("{:.0}", total as f64 / secs),
-                    )
-                } else {
-                    ("-".into(), "-".into())
+                let rate = |secs: Option<f64>| match (timed, secs) {
+                    (true, Some(t)) => (
+                        format!("{:.1}", puzzles.len() as f64 / t),
+                        format!("{:.0}", total as f64 / t),
+                    ),
+                    _ => ("-".to_string(), "-".to_string()),
                 };
+                let (pps, ips) = rate(Some(secs));
+                let (cpps, cips) = rate(cpu);
                 println!(
-                    "{:<10} {:>6} {:>3} {:>5}/{:<3} {:>8.0} {:>8.0} {:>10} {:>12}",
+                    "{:<10} {:>6} {:>3} {:>5}/{:<3} {:>8.0} {:>8.0} {:>10} {:>12} {:>12} {:>12}",
                     set,
                     cap,
                     alg,
@@ -205,7 +248,9 @@ fn main() {
                     mean,
                     med,
                     pps,
-                    ips
+                    ips,
+                    cpps,
+                    cips
                 );
             }
         }
