@@ -84,6 +84,9 @@ fn median(v: &mut [u64]) -> f64 {
     }
 }
 
+/// Per puzzle (iterations if solved, iterations spent), wall seconds, CPU seconds.
+type RunResult = (Vec<(Option<u64>, u64)>, f64, Option<f64>);
+
 /// CPU time of the calling thread in seconds, from `/proc/thread-self/schedstat` (Linux):
 /// on a shared machine wall time includes waiting for a core, CPU time does not.
 fn cpu_seconds() -> Option<f64> {
@@ -93,11 +96,7 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 /// Solves every puzzle once; returns (Some(iterations) if solved, iterations spent) per puzzle.
-fn run(
-    options: &Options,
-    puzzles: &[sudobench::Puzzle],
-    threads: usize,
-) -> (Vec<(Option<u64>, u64)>, f64, Option<f64>) {
+fn run(options: &Options, puzzles: &[sudobench::Puzzle], threads: usize) -> RunResult {
     let start = Instant::now();
     let cpu_start = cpu_seconds();
     let chunk = puzzles.len().div_ceil(threads.max(1)).max(1);
