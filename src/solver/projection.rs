@@ -265,6 +265,7 @@ impl<R: Real> Engine<R> {
     /// Sets up C5 from candidate masks.
     fn load(&mut self, masks: &[u16; CELLS]) {
         for (cell, &m) in masks.iter().enumerate() {
+            let m = m & 0x1ff;
             let single = m.count_ones() == 1;
             for d in 0..9 {
                 let allowed = m >> d & 1 == 1;
