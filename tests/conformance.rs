@@ -264,6 +264,7 @@ macro_rules! conformance {
 
 conformance! {
     basic => "basic",
+    bitmask => "bitmask",
     projection => "projection",
     projection_tm => "projection-tm",
 }

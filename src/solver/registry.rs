@@ -69,6 +69,12 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: true,
     build: |o| Ok(Box::new(super::basic::Basic::new(o))),
 }, BackendInfo {
+    name: "bitmask",
+    description:
+        "bit boards per digit and band, singles + locked candidates to a fixpoint, bivalue-first search: the fast one",
+    default: true,
+    build: |o| Ok(Box::new(super::bitmask::Bitmask::new(o))),
+}, BackendInfo {
     name: "projection",
     description: "Douglas-Rachford in the product space on the 9x9x9 0/1 cube (incomplete)",
     default: true,
