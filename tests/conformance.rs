@@ -265,6 +265,7 @@ macro_rules! conformance {
 conformance! {
     basic => "basic",
     bitmask => "bitmask",
+    sat => "sat",
     projection => "projection",
     projection_tm => "projection-tm",
 }

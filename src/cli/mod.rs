@@ -5,7 +5,9 @@
 //! stdout, one line per record; summaries and progress go to stderr.
 
 mod backends;
+mod cnf;
 mod input;
+mod proof;
 mod solve;
 
 use anyhow::Result;
@@ -29,6 +31,8 @@ enum Command {
     Count(solve::CountArgs),
     /// List the backends.
     Backends,
+    /// Write puzzles as DIMACS CNF in a SAT encoding of the `sat` backend.
+    Cnf(cnf::CnfArgs),
 }
 
 /// Options shared by every subcommand that builds a backend.
@@ -43,6 +47,9 @@ pub struct BackendArgs {
     /// Seed for backends that use randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// CNF encoding for the `sat` backend: minimal, extended, reduced or augmented.
+    #[arg(long)]
+    pub encoding: Option<String>,
     /// Iteration budget per puzzle of the projection backends.
     #[arg(long)]
     pub iterations: Option<u64>,
@@ -66,6 +73,7 @@ impl BackendArgs {
         let mut options = Options {
             max_nodes: self.max_nodes,
             seed: self.seed,
+            sat_encoding: self.encoding.clone(),
             exec_timeout: std::time::Duration::from_secs_f64(self.timeout),
             ..Options::default()
         };
@@ -88,5 +96,6 @@ pub fn run() -> Result<bool> {
         Command::Solve(args) => solve::solve(&args),
         Command::Count(args) => solve::count(&args),
         Command::Backends => backends::list(),
+        Command::Cnf(args) => cnf::cnf(&args),
     }
 }

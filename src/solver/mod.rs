@@ -10,6 +10,7 @@ pub mod bitmask;
 pub mod exec;
 pub mod projection;
 mod registry;
+pub mod sat;
 
 pub use registry::{build, builtin_names, describe, BackendInfo, BuildError, Options, BACKENDS};
 

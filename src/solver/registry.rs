@@ -11,6 +11,8 @@ pub struct Options {
     pub max_nodes: Option<u64>,
     /// Seed for backends with randomness (projection starts).
     pub seed: u64,
+    /// CNF encoding of the `sat` backend by name (`None`: its default).
+    pub sat_encoding: Option<String>,
     /// How long an external program (`exec:CMD`) may take to answer one puzzle.
     pub exec_timeout: Duration,
     /// Settings of the `projection` backends (iteration budget, relaxation, noise, ...).
@@ -22,6 +24,7 @@ impl Default for Options {
         Options {
             max_nodes: None,
             seed: 1,
+            sat_encoding: None,
             exec_timeout: Duration::from_secs(10),
             projection: Default::default(),
         }
@@ -74,6 +77,11 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
         "bit boards per digit and band, singles + locked candidates to a fixpoint, bivalue-first search: the fast one",
     default: true,
     build: |o| Ok(Box::new(super::bitmask::Bitmask::new(o))),
+}, BackendInfo {
+    name: "sat",
+    description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness",
+    default: true,
+    build: |o| Ok(Box::new(super::sat::Sat::new(o)?)),
 }, BackendInfo {
     name: "projection",
     description: "Douglas-Rachford in the product space on the 9x9x9 0/1 cube (incomplete)",
