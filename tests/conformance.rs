@@ -266,4 +266,8 @@ conformance! {
     basic => "basic",
     bitmask => "bitmask",
     sat => "sat",
+    projection => "projection",
+    projection_tm => "projection-tm",
+    dlx => "dlx",
+    dlx_array => "dlx-array",
 }

@@ -59,6 +59,9 @@ pub struct BackendArgs {
     /// CNF encoding for the `sat` backend: minimal, extended, reduced or augmented.
     #[arg(long)]
     pub encoding: Option<String>,
+    /// Iteration budget per puzzle of the projection backends.
+    #[arg(long)]
+    pub iterations: Option<u64>,
     /// Seconds an external program (`exec:CMD`) may take to answer one puzzle.
     #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
     pub timeout: f64,
@@ -76,13 +79,17 @@ impl BackendArgs {
     // The struct update keeps this compiling as backends add their own options.
     #[allow(clippy::needless_update)]
     pub fn options(&self) -> Options {
-        Options {
+        let mut options = Options {
             max_nodes: self.max_nodes,
             seed: self.seed,
             sat_encoding: self.encoding.clone(),
             exec_timeout: std::time::Duration::from_secs_f64(self.timeout),
             ..Options::default()
+        };
+        if let Some(n) = self.iterations {
+            options.projection.iterations = n;
         }
+        options
     }
 
     /// Builds the chosen backend.

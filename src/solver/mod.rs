@@ -7,7 +7,11 @@
 
 pub mod basic;
 pub mod bitmask;
+pub mod dlx;
+pub mod dlx_array;
+pub mod exact_cover;
 pub mod exec;
+pub mod projection;
 mod registry;
 pub mod sat;
 

@@ -15,6 +15,8 @@ pub struct Options {
     pub sat_encoding: Option<String>,
     /// How long an external program (`exec:CMD`) may take to answer one puzzle.
     pub exec_timeout: Duration,
+    /// Settings of the `projection` backends (iteration budget, relaxation, noise, ...).
+    pub projection: super::projection::ProjectionOptions,
 }
 
 impl Default for Options {
@@ -24,6 +26,7 @@ impl Default for Options {
             seed: 1,
             sat_encoding: None,
             exec_timeout: Duration::from_secs(10),
+            projection: Default::default(),
         }
     }
 }
@@ -79,6 +82,26 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness",
     default: true,
     build: |o| Ok(Box::new(super::sat::Sat::new(o)?)),
+}, BackendInfo {
+    name: "projection",
+    description: "Douglas-Rachford in the product space on the 9x9x9 0/1 cube (incomplete)",
+    default: true,
+    build: |o| super::projection::build(o, super::projection::Algorithm::DouglasRachford),
+}, BackendInfo {
+    name: "projection-tm",
+    description: "Malitsky-Tam resolvent splitting on the 9x9x9 0/1 cube (incomplete)",
+    default: false,
+    build: |o| super::projection::build(o, super::projection::Algorithm::MalitskyTam),
+}, BackendInfo {
+    name: "dlx",
+    description: "exact cover by Knuth's Algorithm X with dancing links (729 options x 324 items)",
+    default: true,
+    build: |o| Ok(Box::new(super::dlx::Dlx::new(o)?)),
+}, BackendInfo {
+    name: "dlx-array",
+    description: "the dlx search with kudoku-style counter arrays instead of links",
+    default: true,
+    build: |o| Ok(Box::new(super::dlx_array::DlxArray::new(o))),
 }];
 
 /// Names of the built-in backends.
