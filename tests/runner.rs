@@ -218,6 +218,9 @@ fn an_incomplete_backend_may_abstain_and_must_agree_when_it_answers() {
     assert_eq!(set.mismatch_total, 0);
     assert_eq!(set.backends[1].unknown, 25);
     assert_eq!(set.backends[1].covered, 51);
+    // It answered the 26 odd calls; the last (51st) puzzle has no solution to return.
+    assert_eq!(set.backends[1].solved, 25);
+    assert_eq!(set.backends[0].solved, 50);
     assert_eq!(set.backends[0].unique, 40);
     assert_eq!(set.backends[0].multiple, 10);
     assert_eq!(set.backends[0].none, 1);

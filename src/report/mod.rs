@@ -3,7 +3,7 @@
 //!
 //! Machine formats have one record per (data set, backend) with the same fields, in this
 //! order: `set, source, backend, complete, puzzles_per_sec, us_per_puzzle, no_guess_pct,
-//! guesses_per_puzzle, covered, total, records, unique, multiple, none, unknown, mismatches,
+//! guesses_per_puzzle, covered, total, records, unique, multiple, none, unknown, solved, mismatches,
 //! parse_errors, read_puzzles_per_sec, read_cpu_puzzles_per_sec, budget_spent, solve_seconds,
 //! threads, limit`.
 //! `total` is the number of puzzles selected for the run (all records, or the sample);
@@ -203,7 +203,7 @@ pub fn table_set(set: &SetReport) -> String {
     writeln!(out, "\n{} — {}", set.name(), set_line(set)).ok();
     writeln!(
         out,
-        "  {:<12} {:>12} {:>10} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>10}",
+        "  {:<12} {:>12} {:>10} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
         "backend",
         "puzzles/s",
         "µs/puzzle",
@@ -214,6 +214,7 @@ pub fn table_set(set: &SetReport) -> String {
         "multiple",
         "none",
         "unknown",
+        "solved",
         "mismatches"
     )
     .ok();
@@ -222,7 +223,7 @@ pub fn table_set(set: &SetReport) -> String {
         let pct = if counts_guesses(b) { pct + "%" } else { pct };
         writeln!(
             out,
-            "  {:<12} {:>12} {:>10.2} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>10}",
+            "  {:<12} {:>12} {:>10.2} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
             b.name,
             rate(b.puzzles_per_sec()),
             b.micros_per_puzzle(),
@@ -233,6 +234,7 @@ pub fn table_set(set: &SetReport) -> String {
             thousands(b.multiple),
             thousands(b.none),
             thousands(b.unknown),
+            thousands(b.solved),
             thousands(b.mismatches)
         )
         .ok();
@@ -302,6 +304,7 @@ fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<(&'static str, String
                 ("multiple", b.multiple.to_string(), false),
                 ("none", b.none.to_string(), false),
                 ("unknown", b.unknown.to_string(), false),
+                ("solved", b.solved.to_string(), false),
                 ("mismatches", b.mismatches.to_string(), false),
                 ("parse_errors", set.parse_errors.to_string(), false),
                 (
@@ -434,7 +437,8 @@ pub fn markdown(
         "**Method**: {}. Puzzles/s and µs/puzzle are per thread: puzzles covered ÷ the \
          backend's solving time (reading, checking and the cross-check are not included). \
          \"% no guess\" and guesses/puzzle are as each backend counts guesses (`n/a` for a backend \
-         that counts other work instead, such as SAT calls). A covered count \
+         that counts other work instead, such as SAT calls). \"solved\" counts answers that came with a (verified) solution: for an \
+         incomplete backend, which answers `unknown` for the count, how often it found one. A covered count \
          below the total with `*` means the time budget stopped that backend early; its figures \
          cover only those puzzles.",
         method_line(config)
@@ -452,19 +456,19 @@ pub fn markdown(
         writeln!(out).ok();
         writeln!(
             out,
-            "| backend | puzzles/s | µs/puzzle | % no guess | guesses/puzzle | puzzles | unique | multiple | none | unknown | mismatches |"
+            "| backend | puzzles/s | µs/puzzle | % no guess | guesses/puzzle | puzzles | unique | multiple | none | unknown | solved | mismatches |"
         )
         .ok();
         writeln!(
             out,
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         )
         .ok();
         for b in &set.backends {
             let (pct, per) = guess_columns(b, 1, 2);
             writeln!(
                 out,
-                "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 b.name,
                 rate(b.puzzles_per_sec()),
                 b.micros_per_puzzle(),
@@ -475,6 +479,7 @@ pub fn markdown(
                 thousands(b.multiple),
                 thousands(b.none),
                 thousands(b.unknown),
+                thousands(b.solved),
                 thousands(b.mismatches)
             )
             .ok();

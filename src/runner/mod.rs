@@ -256,6 +256,9 @@ pub struct BackendReport {
     pub none: u64,
     /// Undecided answers.
     pub unknown: u64,
+    /// Answers that came with a solution (every one verified). For an incomplete backend,
+    /// which may return a solution with an undecided count, this is how often it answered.
+    pub solved: u64,
     /// Puzzles it solved without guessing (`Stats::guesses == 0`).
     pub no_guess: u64,
     /// Its work counters, summed.
@@ -311,6 +314,7 @@ impl BackendReport {
         self.multiple += other.multiple;
         self.none += other.none;
         self.unknown += other.unknown;
+        self.solved += other.solved;
         self.no_guess += other.no_guess;
         self.stats.accumulate(&other.stats);
         self.mismatches += other.mismatches;
@@ -324,6 +328,9 @@ impl BackendReport {
             Count::Exactly(1) => self.unique += 1,
             Count::Exactly(_) => self.multiple += 1,
             Count::Unknown => self.unknown += 1,
+        }
+        if outcome.solution.is_some() {
+            self.solved += 1;
         }
         if outcome.stats.guesses == 0 {
             self.no_guess += 1;
