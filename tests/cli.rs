@@ -259,7 +259,7 @@ fn two_threads_and_symmetries_give_the_same_counts_as_one_thread() {
             "--format",
             "json",
             "--sample",
-            "150",
+            "100",
             "--seed",
             "9",
             "--time-budget",
@@ -298,12 +298,14 @@ fn two_threads_and_symmetries_give_the_same_counts_as_one_thread() {
     let transformed = run_json(&["--transform", "5"]);
     assert_eq!(counts(&one), counts(&transformed));
     // serg: every puzzle has several solutions; 1106: every puzzle is unique.
-    for r in &one[..backends] {
-        assert_eq!(r["unique"], 150, "{r}");
+    // An incomplete backend (projection) answers `unknown` and is not held to these.
+    for r in one[..backends].iter().filter(|r| r["complete"] == true) {
+        assert_eq!(r["unique"], 100, "{r}");
     }
-    for r in &one[backends..] {
-        assert_eq!(r["multiple"], 150, "{r}");
+    for r in one[backends..].iter().filter(|r| r["complete"] == true) {
+        assert_eq!(r["multiple"], 100, "{r}");
     }
+    assert!(one.iter().any(|r| r["complete"] == true));
 }
 
 #[test]
