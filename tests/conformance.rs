@@ -264,4 +264,6 @@ macro_rules! conformance {
 
 conformance! {
     basic => "basic",
+    logic => "logic",
+    logic_lc => "logic-lc",
 }

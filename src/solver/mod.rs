@@ -6,6 +6,7 @@
 //! one, `limit = 2` decides uniqueness.
 
 pub mod basic;
+pub mod logic;
 mod registry;
 
 pub use registry::{build, builtin_names, describe, BackendInfo, BuildError, Options, BACKENDS};

@@ -1,5 +1,6 @@
 //! Backends by name: the list the CLI shows and the constructor it calls.
 
+use super::logic::LogicConfig;
 use super::Solver;
 
 /// Settings a backend may read when it is built. Each backend uses the fields that concern it
@@ -61,6 +62,16 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
         "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle",
     default: true,
     build: |o| Ok(Box::new(super::basic::Basic::new(o))),
+}, BackendInfo {
+    name: "logic",
+    description: "naked and hidden subsets of every size to a fixpoint, then branching",
+    default: true,
+    build: |o| Ok(Box::new(super::logic::Logic::new(o, LogicConfig::PLAIN))),
+}, BackendInfo {
+    name: "logic-lc",
+    description: "logic plus box-line intersections (locked candidates) in the closure",
+    default: true,
+    build: |o| Ok(Box::new(super::logic::Logic::new(o, LogicConfig::LOCKED))),
 }];
 
 /// Names of the built-in backends.

@@ -1,0 +1,1005 @@
+//! `logic`: deduction the way a careful person reasons, after Thorkil Naur's Haskell solver,
+//! with guessing only where deduction stalls.
+//!
+//! The grid is 27 constraint sets (rows, columns, boxes) of 9 fields (cells); each field holds
+//! the elements (digits) it may still contain. Two reductions are applied to every set:
+//!
+//! - **reduction by field** (naked subsets): if `k` open fields of a set together allow at most
+//!   `k` digits, those digits are removed from every other field of the set; fewer than `k`
+//!   digits is a contradiction. `k = 1` is the naked single.
+//! - **reduction by element** (hidden subsets): if `k` digits of a set can only go in `k`
+//!   fields, every other digit is removed from those fields; fewer than `k` fields is a
+//!   contradiction. `k = 1` is the hidden single.
+//!
+//! The shortest reducing subset is applied first: singles are propagated to a fixpoint, then
+//! the smallest reducing subset over all 27 sets is applied, and so on until nothing changes:
+//! the *logical closure* ([`closure`]). Optionally box–line intersections (locked candidates,
+//! "pointing" and "claiming") join the closure, between singles and subsets; that variant is
+//! registered as the separate backend `logic-lc`.
+//!
+//! How the subset search stays cheap:
+//! - candidates are 9-bit masks; solved fields and placed digits are left out, so a set with
+//!   `n` open fields has exactly `n` open digits after single propagation;
+//! - a naked subset of `k` fields has a hidden complement of `n − k` digits that makes exactly
+//!   the same eliminations, so sizes up to `n / 2` suffice, searched in both directions by the
+//!   same routine (hidden subsets are naked subsets of the transposed digit → field masks);
+//! - only items with at most `k` bits can be part of a size-`k` subset, and a partial union
+//!   with more than `k` bits is pruned;
+//! - each set is searched again only after one of its fields changed (results are cached per
+//!   set), and a guess starts from the parent's fixpoint, so only the sets it touches are
+//!   searched again.
+//!
+//! When the closure stalls short of a solution, the backend branches on a field with fewest
+//! candidates (recursion bounded by the 81 fields), so it is complete.
+
+use super::{Count, Options, Outcome, Solver, Stats};
+use crate::grid::{Candidates, Grid, ALL_DIGITS, BOX_OF, CELLS, PEERS, UNITS, UNITS_OF};
+
+/// Which deductions the closure uses besides singles and subsets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LogicConfig {
+    /// Also apply box–line intersections (locked candidates: pointing and claiming).
+    pub locked_candidates: bool,
+}
+
+impl LogicConfig {
+    /// Singles and subsets only (the `logic` backend).
+    pub const PLAIN: LogicConfig = LogicConfig {
+        locked_candidates: false,
+    };
+    /// Singles, subsets and locked candidates (the `logic-lc` backend).
+    pub const LOCKED: LogicConfig = LogicConfig {
+        locked_candidates: true,
+    };
+}
+
+/// What deduction alone makes of a position: the result of [`closure`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Closure {
+    /// The candidates left. After a contradiction: the candidates at the moment it was found
+    /// (some field or digit without a place), not a fixpoint.
+    pub candidates: Candidates,
+    /// Deduction proved that the position has no solution.
+    pub contradiction: bool,
+    /// Largest subset size a reduction used: 0 nothing was eliminated, 1 singles only,
+    /// 2 a pair, 3 a triple, ... (locked candidates do not count as subsets).
+    pub max_subset: u32,
+}
+
+impl Closure {
+    /// Whether deduction alone solved the position (every field holds one digit, no
+    /// contradiction).
+    pub fn is_solved(&self) -> bool {
+        !self.contradiction && self.candidates.masks().iter().all(|m| m.count_ones() == 1)
+    }
+
+    /// The fields deduction decided, as a grid (0 for fields still open or empty).
+    pub fn grid(&self) -> Grid {
+        self.candidates.singles()
+    }
+}
+
+/// Computes the logical closure of a position: singles and naked/hidden subsets of every size
+/// (plus locked candidates if configured) applied over all 27 sets until nothing changes.
+///
+/// The result does not depend on the order in which reductions are applied (each one stays
+/// valid as candidates shrink), only `max_subset` does; shortest-first keeps it minimal in
+/// practice.
+pub fn closure(start: &Candidates, config: LogicConfig) -> Closure {
+    let mut engine = Engine::new(config);
+    let consistent = engine.load(start.masks()).is_ok() && engine.close().is_ok();
+    Closure {
+        // Every mask stays within the nine digit bits.
+        candidates: Candidates::from_masks(engine.cand).unwrap_or(Candidates::ALL),
+        contradiction: !consistent,
+        max_subset: engine.max_subset,
+    }
+}
+
+/// Deduction found that the position has no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Contradiction;
+
+type Step<T = ()> = Result<T, Contradiction>;
+
+/// Bit `u` set for each of the three units (`u` in 0..27) a cell belongs to.
+const UNIT_BITS: [u32; CELLS] = {
+    let mut t = [0u32; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        let u = UNITS_OF[i];
+        t[i] = (1 << u[0]) | (1 << u[1]) | (1 << u[2]);
+        i += 1;
+    }
+    t
+};
+
+/// All 27 units.
+const ALL_UNITS: u32 = (1 << 27) - 1;
+
+/// A box–line intersection: three cells shared by a box and a row or column, the box's other
+/// six cells and the line's other six cells.
+#[derive(Clone, Copy)]
+struct Intersection {
+    /// Unit bits of the box and the line (for dirty tracking).
+    units: u32,
+    inter: [u8; 3],
+    box_rest: [u8; 6],
+    line_rest: [u8; 6],
+}
+
+/// The 54 box–line intersections: for every box, its three rows and three columns.
+const INTERSECTIONS: [Intersection; 54] = {
+    let empty = Intersection {
+        units: 0,
+        inter: [0; 3],
+        box_rest: [0; 6],
+        line_rest: [0; 6],
+    };
+    let mut t = [empty; 54];
+    let mut n = 0;
+    let mut b = 0;
+    while b < 9 {
+        let box_unit = 18 + b;
+        // lines 0..3: the box's rows; 3..6: its columns.
+        let mut l = 0;
+        while l < 6 {
+            let line_unit = if l < 3 {
+                (b / 3) * 3 + l
+            } else {
+                9 + (b % 3) * 3 + (l - 3)
+            };
+            let mut x = Intersection {
+                units: (1 << box_unit) | (1 << line_unit),
+                ..empty
+            };
+            let (mut ni, mut nb, mut nl) = (0, 0, 0);
+            let mut k = 0;
+            while k < 9 {
+                let cell = UNITS[box_unit][k];
+                let mut in_line = false;
+                let mut j = 0;
+                while j < 9 {
+                    if UNITS[line_unit][j] == cell {
+                        in_line = true;
+                    }
+                    j += 1;
+                }
+                if in_line {
+                    x.inter[ni] = cell;
+                    ni += 1;
+                } else {
+                    x.box_rest[nb] = cell;
+                    nb += 1;
+                }
+                k += 1;
+            }
+            let mut j = 0;
+            while j < 9 {
+                let cell = UNITS[line_unit][j];
+                if BOX_OF[cell as usize] as usize != b {
+                    x.line_rest[nl] = cell;
+                    nl += 1;
+                }
+                j += 1;
+            }
+            t[n] = x;
+            n += 1;
+            l += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Naked subset (fields) or hidden subset (digits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `items` are field positions within the unit, `union` their digits.
+    Naked,
+    /// `items` are digits, `union` the positions within the unit that can hold them.
+    Hidden,
+}
+
+/// A reducing subset found in one unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reduction {
+    kind: Kind,
+    size: u8,
+    items: u16,
+    union: u16,
+}
+
+/// The closure engine: the candidate state and the bookkeeping that keeps it incremental.
+#[derive(Clone)]
+struct Engine {
+    cand: [u16; CELLS],
+    /// Cells with more than one candidate.
+    unsolved: u32,
+    /// Cells that became single and whose digit is not yet removed from their peers.
+    queue: [u8; CELLS],
+    queued: usize,
+    /// Units changed since their last hidden-single check.
+    hidden_dirty: u32,
+    /// Units changed since their last subset search.
+    subset_dirty: u32,
+    /// Units changed since the last locked-candidates pass.
+    lc_dirty: u32,
+    /// Units whose cached subset search found a reducing subset (in `best`).
+    has_best: u32,
+    best: [Reduction; 27],
+    config: LogicConfig,
+    max_subset: u32,
+    updates: u64,
+}
+
+const NO_REDUCTION: Reduction = Reduction {
+    kind: Kind::Naked,
+    size: 0,
+    items: 0,
+    union: 0,
+};
+
+impl Engine {
+    fn new(config: LogicConfig) -> Engine {
+        Engine {
+            cand: [ALL_DIGITS; CELLS],
+            unsolved: CELLS as u32,
+            queue: [0; CELLS],
+            queued: 0,
+            hidden_dirty: ALL_UNITS,
+            subset_dirty: ALL_UNITS,
+            lc_dirty: ALL_UNITS,
+            has_best: 0,
+            best: [NO_REDUCTION; 27],
+            config,
+            max_subset: 0,
+            updates: 0,
+        }
+    }
+
+    /// Starts from a position: every unit dirty, every single queued.
+    fn load(&mut self, masks: &[u16; CELLS]) -> Step {
+        self.queued = 0;
+        self.unsolved = 0;
+        self.hidden_dirty = ALL_UNITS;
+        self.subset_dirty = ALL_UNITS;
+        self.lc_dirty = ALL_UNITS;
+        self.has_best = 0;
+        self.max_subset = 0;
+        self.updates = 0;
+        let mut empty = false;
+        for (cell, &m) in masks.iter().enumerate() {
+            let m = m & ALL_DIGITS;
+            self.cand[cell] = m;
+            match m.count_ones() {
+                0 => empty = true,
+                1 => {
+                    self.queue[self.queued] = cell as u8;
+                    self.queued += 1;
+                }
+                _ => self.unsolved += 1,
+            }
+        }
+        if empty {
+            Err(Contradiction)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Returns to a fixpoint state saved by the caller: nothing queued, nothing dirty.
+    fn restore(&mut self, cand: &[u16; CELLS], unsolved: u32) {
+        self.cand = *cand;
+        self.unsolved = unsolved;
+        self.queued = 0;
+        self.hidden_dirty = 0;
+        self.subset_dirty = 0;
+        self.lc_dirty = 0;
+        self.has_best = 0;
+    }
+
+    #[inline(always)]
+    fn touch(&mut self, cell: usize) {
+        let b = UNIT_BITS[cell];
+        self.hidden_dirty |= b;
+        self.subset_dirty |= b;
+        self.lc_dirty |= b;
+    }
+
+    /// Removes `bits` from a cell's candidates.
+    #[inline(always)]
+    fn remove(&mut self, cell: usize, bits: u16) -> Step {
+        let m = self.cand[cell];
+        if m & bits == 0 {
+            return Ok(());
+        }
+        let left = m & !bits;
+        self.cand[cell] = left;
+        self.updates += u64::from((m & bits).count_ones());
+        self.touch(cell);
+        if left == 0 {
+            return Err(Contradiction);
+        }
+        if left & (left - 1) == 0 {
+            self.unsolved -= 1;
+            self.queue[self.queued] = cell as u8;
+            self.queued += 1;
+        }
+        Ok(())
+    }
+
+    /// Restricts a cell to one digit (`bit` must be among its candidates and the cell open).
+    fn assign(&mut self, cell: usize, bit: u16) -> Step {
+        let m = self.cand[cell];
+        if m & bit == 0 {
+            return Err(Contradiction);
+        }
+        self.remove(cell, m & !bit)
+    }
+
+    /// Naked and hidden singles to a fixpoint.
+    fn singles(&mut self) -> Step {
+        let before = self.updates;
+        loop {
+            while self.queued > 0 {
+                self.queued -= 1;
+                let cell = self.queue[self.queued] as usize;
+                let bit = self.cand[cell];
+                for &p in &PEERS[cell] {
+                    self.remove(p as usize, bit)?;
+                }
+            }
+            if self.hidden_dirty == 0 {
+                break;
+            }
+            let mut dirty = self.hidden_dirty;
+            self.hidden_dirty = 0;
+            while dirty != 0 {
+                let u = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                self.hidden_singles(u)?;
+            }
+        }
+        if self.updates > before {
+            self.max_subset = self.max_subset.max(1);
+        }
+        Ok(())
+    }
+
+    /// Places every digit that has exactly one field left in unit `u`.
+    fn hidden_singles(&mut self, u: usize) -> Step {
+        let cells = &UNITS[u];
+        let (mut once, mut twice, mut solved) = (0u16, 0u16, 0u16);
+        for &c in cells {
+            let m = self.cand[c as usize];
+            twice |= once & m;
+            once |= m;
+            if m & m.wrapping_sub(1) == 0 {
+                solved |= m;
+            }
+        }
+        if once != ALL_DIGITS {
+            return Err(Contradiction);
+        }
+        let mut exact = once & !twice & !solved;
+        while exact != 0 {
+            let bit = exact & exact.wrapping_neg();
+            exact ^= bit;
+            match cells.iter().find(|&&c| self.cand[c as usize] & bit != 0) {
+                Some(&c) => self.assign(c as usize, bit)?,
+                None => return Err(Contradiction),
+            }
+        }
+        Ok(())
+    }
+
+    /// One pass of locked candidates over the intersections whose box or line changed.
+    /// Returns whether anything was eliminated.
+    fn locked(&mut self) -> Step<bool> {
+        let before = self.updates;
+        let dirty = self.lc_dirty;
+        self.lc_dirty = 0;
+        for x in &INTERSECTIONS {
+            if x.units & dirty == 0 {
+                continue;
+            }
+            let or = |cells: &[u8]| cells.iter().fold(0u16, |a, &c| a | self.cand[c as usize]);
+            let inter = or(&x.inter);
+            let box_rest = or(&x.box_rest);
+            let line_rest = or(&x.line_rest);
+            // Pointing: digits the box holds only here leave the rest of the line.
+            let pointing = inter & !box_rest & line_rest;
+            // Claiming: digits the line holds only here leave the rest of the box.
+            let claiming = inter & !line_rest & box_rest;
+            if pointing != 0 {
+                for &c in &x.line_rest {
+                    self.remove(c as usize, pointing)?;
+                }
+            }
+            if claiming != 0 {
+                for &c in &x.box_rest {
+                    self.remove(c as usize, claiming)?;
+                }
+            }
+        }
+        Ok(self.updates > before)
+    }
+
+    /// Searches unit `u` for its smallest reducing subset (sizes 2..=n/2, naked before hidden).
+    fn search_unit(&self, u: usize) -> Step<Option<Reduction>> {
+        let cells = &UNITS[u];
+        let mut fields = [0u16; 9];
+        let (mut open, mut digits) = (0u16, 0u16);
+        for (i, &c) in cells.iter().enumerate() {
+            let m = self.cand[c as usize];
+            fields[i] = m;
+            if m & m.wrapping_sub(1) != 0 {
+                open |= 1 << i;
+                digits |= m;
+            }
+        }
+        let n = open.count_ones();
+        if digits.count_ones() < n {
+            return Err(Contradiction);
+        }
+        if n < 4 {
+            return Ok(None);
+        }
+        // Transpose: for each open digit, the open positions that can hold it.
+        let mut places = [0u16; 9];
+        let mut ds = digits;
+        while ds != 0 {
+            let d = ds.trailing_zeros() as usize;
+            ds &= ds - 1;
+            let mut p = 0u16;
+            let mut os = open;
+            while os != 0 {
+                let i = os.trailing_zeros() as usize;
+                os &= os - 1;
+                p |= ((fields[i] >> d) & 1) << i;
+            }
+            places[d] = p;
+        }
+        for k in 2..=n / 2 {
+            if let Some((items, union)) = find_subset(&fields, open, k)? {
+                return Ok(Some(Reduction {
+                    kind: Kind::Naked,
+                    size: k as u8,
+                    items,
+                    union,
+                }));
+            }
+            if let Some((items, union)) = find_subset(&places, digits, k)? {
+                return Ok(Some(Reduction {
+                    kind: Kind::Hidden,
+                    size: k as u8,
+                    items,
+                    union,
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Applies a reducing subset of unit `u`.
+    fn apply(&mut self, u: usize, r: Reduction) -> Step {
+        let cells = &UNITS[u];
+        match r.kind {
+            Kind::Naked => {
+                for (i, &c) in cells.iter().enumerate() {
+                    if r.items & (1 << i) == 0 {
+                        self.remove(c as usize, r.union)?;
+                    }
+                }
+            }
+            Kind::Hidden => {
+                for (i, &c) in cells.iter().enumerate() {
+                    if r.union & (1 << i) != 0 {
+                        self.remove(c as usize, ALL_DIGITS & !r.items)?;
+                    }
+                }
+            }
+        }
+        self.max_subset = self.max_subset.max(u32::from(r.size));
+        Ok(())
+    }
+
+    /// Runs the closure to its fixpoint (or a contradiction).
+    fn close(&mut self) -> Step {
+        loop {
+            self.singles()?;
+            if self.unsolved == 0 {
+                return Ok(());
+            }
+            if self.config.locked_candidates && self.locked()? {
+                continue;
+            }
+            let mut dirty = self.subset_dirty;
+            self.subset_dirty = 0;
+            while dirty != 0 {
+                let u = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                match self.search_unit(u)? {
+                    Some(r) => {
+                        self.best[u] = r;
+                        self.has_best |= 1 << u;
+                    }
+                    None => self.has_best &= !(1 << u),
+                }
+            }
+            // The shortest reducing subset over all units (first unit on ties).
+            let mut pick: Option<usize> = None;
+            let mut found = self.has_best;
+            while found != 0 {
+                let u = found.trailing_zeros() as usize;
+                found &= found - 1;
+                if pick.is_none_or(|p| self.best[u].size < self.best[p].size) {
+                    pick = Some(u);
+                }
+            }
+            match pick {
+                None => return Ok(()),
+                Some(u) => {
+                    self.has_best &= !(1 << u);
+                    self.apply(u, self.best[u])?;
+                }
+            }
+        }
+    }
+
+    /// The open cell with fewest candidates (the first with two, if any).
+    fn branch_cell(&self) -> Option<usize> {
+        let mut best: Option<(usize, u32)> = None;
+        for (cell, &m) in self.cand.iter().enumerate() {
+            let n = m.count_ones();
+            if n >= 2 && best.is_none_or(|(_, b)| n < b) {
+                best = Some((cell, n));
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        best.map(|(c, _)| c)
+    }
+
+    fn grid(&self) -> Option<Grid> {
+        let mut cells = [0u8; CELLS];
+        for (v, &m) in cells.iter_mut().zip(&self.cand) {
+            if m.count_ones() != 1 {
+                return None;
+            }
+            *v = m.trailing_zeros() as u8 + 1;
+        }
+        Grid::from_cells(cells).ok()
+    }
+}
+
+/// Finds `k` items among `present` (item `i` has mask `masks[i]`) whose union has at most `k`
+/// bits and meets the mask of some other present item (so applying it eliminates something).
+/// Returns `(items, union)`; a union of fewer than `k` bits is a contradiction.
+#[inline]
+fn find_subset(masks: &[u16; 9], present: u16, k: u32) -> Step<Option<(u16, u16)>> {
+    let mut ids = [0u8; 9];
+    let mut ms = [0u16; 9];
+    let mut n = 0;
+    let mut p = present;
+    while p != 0 {
+        let i = p.trailing_zeros() as usize;
+        p &= p - 1;
+        let m = masks[i];
+        if m.count_ones() <= k {
+            ids[n] = i as u8;
+            ms[n] = m;
+            n += 1;
+        }
+    }
+    if n < k as usize {
+        return Ok(None);
+    }
+    // Checks a complete candidate subset.
+    let check = |chosen: u16, union: u16| -> Step<Option<(u16, u16)>> {
+        let bits = union.count_ones();
+        if bits < k {
+            return Err(Contradiction);
+        }
+        if bits > k {
+            return Ok(None);
+        }
+        let mut rest = 0u16;
+        let mut others = present & !chosen;
+        while others != 0 {
+            let j = others.trailing_zeros() as usize;
+            others &= others - 1;
+            rest |= masks[j];
+        }
+        Ok((rest & union != 0).then_some((chosen, union)))
+    };
+    for a in 0..n {
+        let ua = ms[a];
+        let ca = 1u16 << ids[a];
+        for b in a + 1..n {
+            let ub = ua | ms[b];
+            if ub.count_ones() > k {
+                continue;
+            }
+            let cb = ca | 1 << ids[b];
+            if k == 2 {
+                if let Some(r) = check(cb, ub)? {
+                    return Ok(Some(r));
+                }
+                continue;
+            }
+            for c in b + 1..n {
+                let uc = ub | ms[c];
+                if uc.count_ones() > k {
+                    continue;
+                }
+                let cc = cb | 1 << ids[c];
+                if k == 3 {
+                    if let Some(r) = check(cc, uc)? {
+                        return Ok(Some(r));
+                    }
+                    continue;
+                }
+                for d in c + 1..n {
+                    let ud = uc | ms[d];
+                    if ud.count_ones() > k {
+                        continue;
+                    }
+                    // k == 4: the largest size n / 2 can reach with n ≤ 9.
+                    if let Some(r) = check(cc | 1 << ids[d], ud)? {
+                        return Ok(Some(r));
+                    }
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The `logic` backend (and `logic-lc` with locked candidates).
+#[derive(Clone)]
+pub struct Logic {
+    engine: Engine,
+    max_nodes: Option<u64>,
+}
+
+impl std::fmt::Debug for Logic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Logic")
+            .field("config", &self.engine.config)
+            .field("max_nodes", &self.max_nodes)
+            .finish()
+    }
+}
+
+impl Logic {
+    /// Builds the backend; honours `options.max_nodes` (one node = one closure computed).
+    pub fn new(options: &Options, config: LogicConfig) -> Logic {
+        Logic {
+            engine: Engine::new(config),
+            max_nodes: options.max_nodes,
+        }
+    }
+
+    /// The deductions this instance uses.
+    pub fn config(&self) -> LogicConfig {
+        self.engine.config
+    }
+}
+
+/// One search: the engine plus the counters of this call.
+struct Search<'a> {
+    engine: &'a mut Engine,
+    limit: u32,
+    max_nodes: u64,
+    found: u32,
+    first: Option<Grid>,
+    out_of_budget: bool,
+    stats: Stats,
+}
+
+impl Search<'_> {
+    fn done(&self) -> bool {
+        self.found >= self.limit || self.out_of_budget
+    }
+
+    /// Closes the engine's current state and branches if needed. The recursion depth is at
+    /// most the number of open cells (each level fixes one more cell), so ≤ 81.
+    fn node(&mut self) {
+        self.stats.nodes += 1;
+        if self.stats.nodes > self.max_nodes {
+            self.out_of_budget = true;
+            return;
+        }
+        if self.engine.close().is_err() {
+            return;
+        }
+        let Some(cell) = self.engine.branch_cell() else {
+            // Every cell single after propagation: a solution (peers never share a digit).
+            if let Some(g) = self.engine.grid() {
+                self.found += 1;
+                if self.first.is_none() {
+                    self.first = Some(g);
+                }
+            }
+            return;
+        };
+        let saved = self.engine.cand;
+        let unsolved = self.engine.unsolved;
+        let mut options = saved[cell];
+        while options != 0 {
+            let bit = options & options.wrapping_neg();
+            options ^= bit;
+            self.stats.guesses += 1;
+            self.engine.restore(&saved, unsolved);
+            if self.engine.assign(cell, bit).is_ok() {
+                self.node();
+            }
+            if self.done() {
+                return;
+            }
+        }
+    }
+}
+
+impl Solver for Logic {
+    fn name(&self) -> &'static str {
+        if self.engine.config.locked_candidates {
+            "logic-lc"
+        } else {
+            "logic"
+        }
+    }
+
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+        self.solve_candidates(&Candidates::from_grid(puzzle), limit)
+    }
+
+    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
+        let engine = &mut self.engine;
+        let loaded = engine.load(candidates.masks());
+        let mut search = Search {
+            engine,
+            limit: limit.max(1),
+            max_nodes: self.max_nodes.unwrap_or(u64::MAX),
+            found: 0,
+            first: None,
+            out_of_budget: false,
+            stats: Stats::default(),
+        };
+        if loaded.is_ok() {
+            search.node();
+        }
+        let mut stats = search.stats;
+        stats.updates = search.engine.updates;
+        stats.max_subset = u64::from(search.engine.max_subset);
+        Outcome {
+            count: if search.out_of_budget {
+                Count::Unknown
+            } else {
+                Count::Exactly(search.found)
+            },
+            solution: search.first,
+            stats,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MEDIUM: &str =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+    const HARD: &str =
+        "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+
+    fn cell(r: usize, c: usize) -> usize {
+        9 * r + c
+    }
+
+    fn bits(digits: &[u8]) -> u16 {
+        digits.iter().fold(0, |a, &d| a | 1 << (d - 1))
+    }
+
+    fn plain() -> LogicConfig {
+        LogicConfig::default()
+    }
+
+    fn with_lc() -> LogicConfig {
+        LogicConfig {
+            locked_candidates: true,
+        }
+    }
+
+    /// Runs the closure on hand-built masks and checks the result is exactly `want`.
+    fn expect_closure(start: [u16; CELLS], want: [u16; CELLS], max_subset: u32) {
+        for config in [plain(), with_lc()] {
+            let c = Candidates::from_masks(start).unwrap();
+            let got = closure(&c, config);
+            assert!(!got.contradiction, "{config:?}");
+            for i in 0..CELLS {
+                assert_eq!(
+                    got.candidates.get(i),
+                    want[i],
+                    "{config:?}: cell r{}c{}",
+                    i / 9 + 1,
+                    i % 9 + 1
+                );
+            }
+            assert_eq!(got.max_subset, max_subset, "{config:?}");
+        }
+    }
+
+    #[test]
+    fn naked_pair() {
+        // r1c1 and r1c5 (different boxes) both allow only {1,2}: 1 and 2 leave the rest of
+        // row 1 and nothing else changes.
+        let mut start = [ALL_DIGITS; CELLS];
+        start[cell(0, 0)] = bits(&[1, 2]);
+        start[cell(0, 4)] = bits(&[1, 2]);
+        let mut want = start;
+        for c in [1, 2, 3, 5, 6, 7, 8] {
+            want[cell(0, c)] = ALL_DIGITS & !bits(&[1, 2]);
+        }
+        expect_closure(start, want, 2);
+    }
+
+    #[test]
+    fn hidden_pair() {
+        // In row 1, digits 4 and 7 fit only r1c2 and r1c8: those cells lose everything else.
+        let mut start = [ALL_DIGITS; CELLS];
+        for c in 0..9 {
+            start[cell(0, c)] = ALL_DIGITS & !bits(&[4, 7]);
+        }
+        start[cell(0, 1)] = bits(&[1, 3, 4, 7, 9]);
+        start[cell(0, 7)] = bits(&[2, 4, 5, 7]);
+        let mut want = start;
+        want[cell(0, 1)] = bits(&[4, 7]);
+        want[cell(0, 7)] = bits(&[4, 7]);
+        expect_closure(start, want, 2);
+    }
+
+    #[test]
+    fn naked_triple() {
+        // Column 3: {1,2}, {2,3}, {1,3} in three different boxes: no pair, but a triple.
+        let mut start = [ALL_DIGITS; CELLS];
+        start[cell(0, 2)] = bits(&[1, 2]);
+        start[cell(4, 2)] = bits(&[2, 3]);
+        start[cell(8, 2)] = bits(&[1, 3]);
+        let mut want = start;
+        for r in [1, 2, 3, 5, 6, 7] {
+            want[cell(r, 2)] = ALL_DIGITS & !bits(&[1, 2, 3]);
+        }
+        expect_closure(start, want, 3);
+    }
+
+    #[test]
+    fn hidden_triple() {
+        // Box 5: digits 1, 5, 9 fit only r4c4, r5c6, r6c5 (each with extra candidates).
+        let mut start = [ALL_DIGITS; CELLS];
+        for &c in &UNITS[18 + 4] {
+            start[c as usize] = ALL_DIGITS & !bits(&[1, 5, 9]);
+        }
+        start[cell(3, 3)] = bits(&[1, 2, 5, 6]);
+        start[cell(4, 5)] = bits(&[3, 5, 9]);
+        start[cell(5, 4)] = bits(&[1, 4, 7, 8, 9]);
+        let mut want = start;
+        want[cell(3, 3)] = bits(&[1, 5]);
+        want[cell(4, 5)] = bits(&[5, 9]);
+        want[cell(5, 4)] = bits(&[1, 9]);
+        expect_closure(start, want, 3);
+    }
+
+    #[test]
+    fn locked_candidates_only_with_lc() {
+        // Pointing: in box 1, digit 6 fits only row 1 (r1c2, r1c3); logic-lc removes 6 from
+        // the rest of row 1. Plain subsets see nothing here: neither subsumes the other.
+        let mut start = [ALL_DIGITS; CELLS];
+        for &c in &UNITS[18] {
+            start[c as usize] = ALL_DIGITS & !bits(&[6]);
+        }
+        start[cell(0, 1)] = ALL_DIGITS;
+        start[cell(0, 2)] = ALL_DIGITS;
+        let c = Candidates::from_masks(start).unwrap();
+        let got = closure(&c, plain());
+        assert!(!got.contradiction);
+        assert_eq!(got.candidates, c);
+        assert_eq!(got.max_subset, 0);
+        let got = closure(&c, with_lc());
+        let mut want = start;
+        for col in 3..9 {
+            want[cell(0, col)] &= !bits(&[6]);
+        }
+        assert!(!got.contradiction);
+        assert_eq!(*got.candidates.masks(), want);
+        assert_eq!(got.max_subset, 0);
+    }
+
+    #[test]
+    fn contradictions() {
+        // Three cells of a row sharing two digits.
+        let mut start = [ALL_DIGITS; CELLS];
+        for c in [0, 4, 8] {
+            start[cell(0, c)] = bits(&[3, 8]);
+        }
+        let got = closure(&Candidates::from_masks(start).unwrap(), plain());
+        assert!(got.contradiction);
+        // A digit with no place in a box.
+        let mut start = [ALL_DIGITS; CELLS];
+        for &c in &UNITS[20] {
+            start[c as usize] &= !bits(&[5]);
+        }
+        assert!(closure(&Candidates::from_masks(start).unwrap(), plain()).contradiction);
+        // An empty cell.
+        let mut start = [ALL_DIGITS; CELLS];
+        start[40] = 0;
+        assert!(closure(&Candidates::from_masks(start).unwrap(), plain()).contradiction);
+    }
+
+    #[test]
+    fn medium_puzzle_without_guessing() {
+        let g: Grid = MEDIUM.parse().unwrap();
+        for config in [plain(), with_lc()] {
+            let mut s = Logic::new(&Options::default(), config);
+            let out = s.solve(&g, 2);
+            assert_eq!(out.count, Count::Exactly(1));
+            assert_eq!(out.stats.guesses, 0, "{config:?}");
+            let c = closure(&Candidates::from_grid(&g), config);
+            assert!(c.is_solved());
+            assert_eq!(Some(c.grid()), out.solution);
+        }
+    }
+
+    #[test]
+    fn hard_puzzle_needs_guesses_and_budget_is_honoured() {
+        let g: Grid = HARD.parse().unwrap();
+        let mut s = Logic::new(&Options::default(), plain());
+        let out = s.solve(&g, 2);
+        assert_eq!(out.count, Count::Exactly(1));
+        assert!(out.stats.guesses > 0);
+        assert!(out.stats.max_subset >= 1);
+        let nodes = out.stats.nodes;
+        let budget = Options {
+            max_nodes: Some(nodes / 2),
+            ..Options::default()
+        };
+        let mut s = Logic::new(&budget, plain());
+        let out = s.solve(&g, 2);
+        assert_eq!(out.count, Count::Unknown);
+        assert!(out.stats.nodes <= nodes / 2 + 1);
+    }
+
+    #[test]
+    fn closure_keeps_the_solution() {
+        let g: Grid = HARD.parse().unwrap();
+        let solution = Logic::new(&Options::default(), plain())
+            .solve(&g, 1)
+            .solution
+            .unwrap();
+        for config in [plain(), with_lc()] {
+            let c = closure(&Candidates::from_grid(&g), config);
+            assert!(!c.contradiction);
+            for i in 0..CELLS {
+                assert!(c.candidates.allows(i, solution.get(i)));
+            }
+        }
+    }
+
+    #[test]
+    fn intersections_are_well_formed() {
+        for x in &INTERSECTIONS {
+            let b = BOX_OF[x.inter[0] as usize];
+            assert!(x.inter.iter().all(|&c| BOX_OF[c as usize] == b));
+            assert!(x.box_rest.iter().all(|&c| BOX_OF[c as usize] == b));
+            assert!(x.line_rest.iter().all(|&c| BOX_OF[c as usize] != b));
+            let mut all: Vec<u8> = x.inter.iter().chain(&x.box_rest).copied().collect();
+            all.sort_unstable();
+            all.dedup();
+            assert_eq!(all.len(), 9);
+            assert_eq!(x.units.count_ones(), 2);
+        }
+    }
+}
