@@ -5,6 +5,7 @@
 //! stdout, one line per record; summaries and progress go to stderr.
 
 mod backends;
+mod closure;
 mod input;
 mod solve;
 

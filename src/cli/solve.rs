@@ -18,6 +18,12 @@ pub struct SolveArgs {
     /// Accept the first solution found instead of also checking that it is the only one.
     #[arg(long)]
     first: bool,
+    /// Stop at the logical closure (logic and logic-lc only) and print the partial grid.
+    #[arg(long)]
+    no_guess: bool,
+    /// With --no-guess: print the remaining candidates as a 729-character pencilmark line.
+    #[arg(long, requires = "no_guess")]
+    pencilmarks: bool,
     /// Puzzle files (plain or gzip; `-` or nothing for standard input).
     files: Vec<String>,
 }
@@ -116,6 +122,9 @@ fn run_lines(
 
 /// `sudobench solve`.
 pub fn solve(args: &SolveArgs) -> Result<bool> {
+    if args.no_guess {
+        return super::closure::run(&args.backend, &args.files, args.pencilmarks);
+    }
     let limit = if args.first { 1 } else { 2 };
     let start = Instant::now();
     let tally = run_lines(&args.backend, &args.files, limit, |_, outcome| {

@@ -1,0 +1,144 @@
+//! Throughput and deduction strength of `logic` and `logic-lc`, timed beside `basic` in the
+//! same process (single thread, counting to 2 as the uniqueness benchmark does).
+//!
+//! ```text
+//! cargo run --release --example logic_rates -- [--rounds R] [--sample N] [--backends a,b,..]
+//! ```
+//!
+//! Every set is loaded into memory first; each round times every backend over the whole set
+//! in turn (interleaved, so machine noise hits all alike) and the best round is reported.
+//! `--sample N` takes N puzzles spread evenly over the 1905_11+ set (default 5000; 0 = all).
+//! Per backend and set it prints puzzles/s, µs/puzzle, the ratio to `basic`, the share solved
+//! without guessing, guesses per puzzle, and the distribution of the largest subset used.
+
+use std::time::Instant;
+use sudobench::format::Reader;
+use sudobench::grid::Puzzle;
+use sudobench::solver::{self, Count, Options};
+
+const SETS: &[(&str, &str)] = &[
+    ("17-clue", "data/puzzles2_17_clue.gz"),
+    ("magictour", "data/puzzles3_magictour_top1465.gz"),
+    ("1905_11+", "data/puzzles5_forum_hardest_1905_11+.gz"),
+    ("1106", "data/puzzles6_forum_hardest_1106.gz"),
+    ("kaggle", "data/puzzles0_kaggle.csv.gz"),
+];
+
+fn load(path: &str, sample: usize) -> Vec<Puzzle> {
+    let all: Vec<Puzzle> = Reader::open(path)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .map(|r| r.unwrap_or_else(|e| panic!("{e}")).puzzle)
+        .collect();
+    if sample == 0 || sample >= all.len() {
+        return all;
+    }
+    let step = all.len() as f64 / sample as f64;
+    (0..sample)
+        .map(|i| all[(i as f64 * step) as usize])
+        .collect()
+}
+
+#[derive(Default, Clone)]
+struct Tally {
+    best_secs: f64,
+    no_guess: u64,
+    guesses: u64,
+    nodes: u64,
+    /// Puzzles whose largest subset was 0..=9.
+    subset_hist: [u64; 10],
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let mut rounds = 3;
+    let mut sample = 5000;
+    let mut backends = vec![
+        "basic".to_string(),
+        "logic".to_string(),
+        "logic-lc".to_string(),
+    ];
+    let mut only: Option<String> = None;
+    let mut i = 1;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        match args[i].as_str() {
+            "--rounds" => rounds = value.parse().expect("--rounds N"),
+            "--sample" => sample = value.parse().expect("--sample N"),
+            "--backends" => backends = value.split(',').map(str::to_string).collect(),
+            "--set" => only = Some(value),
+            other => panic!("unknown argument {other}"),
+        }
+        i += 2;
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    println!(
+        "| set | backend | puzzles | puzzles/s | µs/puzzle | × basic | % no guess | \
+         guesses/puzzle | nodes/puzzle | largest subset: puzzles with 0/1/2/3/4 (max) |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    for &(set, file) in SETS {
+        if only.as_deref().is_some_and(|o| o != set) {
+            continue;
+        }
+        let n_sample = if set == "1905_11+" { sample } else { 0 };
+        let puzzles = load(&format!("{root}/{file}"), n_sample);
+        let mut solvers: Vec<_> = backends
+            .iter()
+            .map(|b| solver::build(b, &Options::default()).expect("backend builds"))
+            .collect();
+        let mut tallies = vec![
+            Tally {
+                best_secs: f64::INFINITY,
+                ..Tally::default()
+            };
+            solvers.len()
+        ];
+        for round in 0..rounds {
+            for (s, t) in solvers.iter_mut().zip(tallies.iter_mut()) {
+                let start = Instant::now();
+                let mut sink = 0u64;
+                for p in &puzzles {
+                    let out = s.solve_puzzle(p, 2);
+                    if out.count != Count::Exactly(1) {
+                        panic!("{} on {p}: {:?}", s.name(), out.count);
+                    }
+                    if round == 0 {
+                        t.no_guess += u64::from(out.stats.guesses == 0);
+                        t.guesses += out.stats.guesses;
+                        t.nodes += out.stats.nodes;
+                        t.subset_hist[(out.stats.max_subset as usize).min(9)] += 1;
+                    }
+                    sink += out.stats.nodes;
+                }
+                std::hint::black_box(sink);
+                t.best_secs = t.best_secs.min(start.elapsed().as_secs_f64());
+            }
+        }
+        let n = puzzles.len() as f64;
+        let basic_secs = backends
+            .iter()
+            .position(|b| b == "basic")
+            .map(|i| tallies[i].best_secs);
+        for (name, t) in backends.iter().zip(&tallies) {
+            let hist = &t.subset_hist;
+            let max = hist.iter().rposition(|&c| c > 0).unwrap_or(0);
+            let ratio = basic_secs
+                .map(|b| format!("{:.2}", b / t.best_secs))
+                .unwrap_or_else(|| "-".into());
+            println!(
+                "| {set} | {name} | {} | {:.0} | {:.1} | {ratio} | {:.1}% | {:.2} | {:.1} | {}/{}/{}/{}/{} ({max}) |",
+                puzzles.len(),
+                n / t.best_secs,
+                t.best_secs * 1e6 / n,
+                100.0 * t.no_guess as f64 / n,
+                t.guesses as f64 / n,
+                t.nodes as f64 / n,
+                hist[0],
+                hist[1],
+                hist[2],
+                hist[3],
+                hist[4..].iter().sum::<u64>(),
+            );
+        }
+    }
+}
