@@ -316,7 +316,7 @@ impl Engine {
         }
         let left = m & !bits;
         self.cand[cell] = left;
-        self.updates += u64::from((m & bits).count_ones());
+        self.updates += u64::from(pop(m & bits));
         self.touch(cell);
         if left == 0 {
             return Err(Contradiction);
@@ -375,9 +375,8 @@ impl Engine {
             let m = self.cand[c as usize];
             twice |= once & m;
             once |= m;
-            if m & m.wrapping_sub(1) == 0 {
-                solved |= m;
-            }
+            // Branch-free: m if it is a single digit, else 0.
+            solved |= m & u16::from(m & m.wrapping_sub(1) == 0).wrapping_neg();
         }
         if once != ALL_DIGITS {
             return Err(Contradiction);
@@ -426,10 +425,13 @@ impl Engine {
         Ok(self.updates > before)
     }
 
-    /// Searches unit `u` for its smallest reducing subset (sizes 2..=n/2, naked before hidden).
+    /// Searches unit `u` for its smallest reducing subset (sizes 2..=n/2, naked before hidden
+    /// on equal sizes).
     fn search_unit(&self, u: usize) -> Step<Option<Reduction>> {
         let cells = &UNITS[u];
+        // fields[i]: digits of position i; places[d]: open positions that can hold digit d.
         let mut fields = [0u16; 9];
+        let mut places = [0u16; 9];
         let (mut open, mut digits) = (0u16, 0u16);
         for (i, &c) in cells.iter().enumerate() {
             let m = self.cand[c as usize];
@@ -437,49 +439,37 @@ impl Engine {
             if m & m.wrapping_sub(1) != 0 {
                 open |= 1 << i;
                 digits |= m;
+                let mut b = m;
+                while b != 0 {
+                    places[b.trailing_zeros() as usize] |= 1 << i;
+                    b &= b - 1;
+                }
             }
         }
-        let n = open.count_ones();
-        if digits.count_ones() < n {
+        let n = pop(open);
+        if pop(digits) < n {
             return Err(Contradiction);
         }
         if n < 4 {
             return Ok(None);
         }
-        // Transpose: for each open digit, the open positions that can hold it.
-        let mut places = [0u16; 9];
-        let mut ds = digits;
-        while ds != 0 {
-            let d = ds.trailing_zeros() as usize;
-            ds &= ds - 1;
-            let mut p = 0u16;
-            let mut os = open;
-            while os != 0 {
-                let i = os.trailing_zeros() as usize;
-                os &= os - 1;
-                p |= ((fields[i] >> d) & 1) << i;
-            }
-            places[d] = p;
+        let kmax = n / 2;
+        let naked = smallest_subset(&fields, &places, open, kmax)?;
+        let limit = naked.map_or(kmax, |(k, _, _)| k - 1);
+        if let Some((size, items, union)) = smallest_subset(&places, &fields, digits, limit)? {
+            return Ok(Some(Reduction {
+                kind: Kind::Hidden,
+                size: size as u8,
+                items,
+                union,
+            }));
         }
-        for k in 2..=n / 2 {
-            if let Some((items, union)) = find_subset(&fields, open, k)? {
-                return Ok(Some(Reduction {
-                    kind: Kind::Naked,
-                    size: k as u8,
-                    items,
-                    union,
-                }));
-            }
-            if let Some((items, union)) = find_subset(&places, digits, k)? {
-                return Ok(Some(Reduction {
-                    kind: Kind::Hidden,
-                    size: k as u8,
-                    items,
-                    union,
-                }));
-            }
-        }
-        Ok(None)
+        Ok(naked.map(|(size, items, union)| Reduction {
+            kind: Kind::Naked,
+            size: size as u8,
+            items,
+            union,
+        }))
     }
 
     /// Applies a reducing subset of unit `u`.
@@ -552,7 +542,7 @@ impl Engine {
     fn branch_cell(&self) -> Option<usize> {
         let mut best: Option<(usize, u32)> = None;
         for (cell, &m) in self.cand.iter().enumerate() {
-            let n = m.count_ones();
+            let n = pop(m);
             if n >= 2 && best.is_none_or(|(_, b)| n < b) {
                 best = Some((cell, n));
                 if n == 2 {
@@ -575,87 +565,112 @@ impl Engine {
     }
 }
 
-/// Finds `k` items among `present` (item `i` has mask `masks[i]`) whose union has at most `k`
-/// bits and meets the mask of some other present item (so applying it eliminates something).
-/// Returns `(items, union)`; a union of fewer than `k` bits is a contradiction.
-#[inline]
-fn find_subset(masks: &[u16; 9], present: u16, k: u32) -> Step<Option<(u16, u16)>> {
-    let mut ids = [0u8; 9];
-    let mut ms = [0u16; 9];
+/// Set bits of every 9-bit mask. The baseline x86-64 target has no `popcnt` instruction and
+/// `count_ones` expands to a dozen instructions; this table is one load from L1.
+const POP: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 512 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn pop(m: u16) -> u32 {
+    u32::from(POP[usize::from(m & ALL_DIGITS)])
+}
+
+/// The smallest reducing subset, of size 2..=`limit`, among the items in `present`: item `i`
+/// has mask `masks[i]`, and `transpose[b]` is the set of items whose mask has bit `b`.
+///
+/// For fields (`masks` = digits of each position) this finds naked subsets; for digits
+/// (`masks` = positions of each digit) hidden ones. A subset is reducing if its union has as
+/// many bits as it has items and some other item meets that union (so applying it eliminates
+/// something). Returns `(size, items, union)`; a union with fewer bits than items is a
+/// contradiction.
+fn smallest_subset(
+    masks: &[u16; 9],
+    transpose: &[u16; 9],
+    present: u16,
+    limit: u32,
+) -> Step<Option<(u32, u16, u16)>> {
+    if limit < 2 {
+        return Ok(None);
+    }
+    // Only items with at most `limit` bits can be in a subset of at most `limit` items.
+    let mut items = [(0u16, 0u16); 9];
     let mut n = 0;
     let mut p = present;
     while p != 0 {
         let i = p.trailing_zeros() as usize;
         p &= p - 1;
-        let m = masks[i];
-        if m.count_ones() <= k {
-            ids[n] = i as u8;
-            ms[n] = m;
+        if pop(masks[i]) <= limit {
+            items[n] = (1 << i, masks[i]);
             n += 1;
         }
     }
-    if n < k as usize {
+    if n < 2 {
         return Ok(None);
     }
-    // Checks a complete candidate subset.
-    let check = |chosen: u16, union: u16| -> Step<Option<(u16, u16)>> {
-        let bits = union.count_ones();
-        if bits < k {
-            return Err(Contradiction);
-        }
-        if bits > k {
-            return Ok(None);
-        }
-        let mut rest = 0u16;
-        let mut others = present & !chosen;
-        while others != 0 {
-            let j = others.trailing_zeros() as usize;
-            others &= others - 1;
-            rest |= masks[j];
-        }
-        Ok((rest & union != 0).then_some((chosen, union)))
+    let mut search = SubsetSearch {
+        items: &items[..n],
+        transpose,
+        limit,
+        best: None,
     };
-    for a in 0..n {
-        let ua = ms[a];
-        let ca = 1u16 << ids[a];
-        for b in a + 1..n {
-            let ub = ua | ms[b];
-            if ub.count_ones() > k {
+    search.extend(0, 0, 0, 0)?;
+    Ok(search.best)
+}
+
+/// Depth-first enumeration of subsets for [`smallest_subset`]; depth ≤ 4.
+struct SubsetSearch<'a> {
+    items: &'a [(u16, u16)],
+    transpose: &'a [u16; 9],
+    /// Largest size still worth finding (shrinks below each subset found).
+    limit: u32,
+    best: Option<(u32, u16, u16)>,
+}
+
+impl SubsetSearch<'_> {
+    fn extend(&mut self, from: usize, size: u32, chosen: u16, union: u16) -> Step {
+        for j in from..self.items.len() {
+            let (bit, mask) = self.items[j];
+            let u = union | mask;
+            let bits = pop(u);
+            // The union only grows, and must end with at most `limit` bits.
+            if bits > self.limit {
                 continue;
             }
-            let cb = ca | 1 << ids[b];
-            if k == 2 {
-                if let Some(r) = check(cb, ub)? {
-                    return Ok(Some(r));
+            let (s, c) = (size + 1, chosen | bit);
+            if bits < s {
+                return Err(Contradiction);
+            }
+            if bits == s {
+                // A subset. If it is not reducing, nothing outside meets its union, so any
+                // reducing superset would contain a smaller reducing one: don't extend it.
+                let mut outside = 0u16;
+                let mut b = u;
+                while b != 0 {
+                    outside |= self.transpose[b.trailing_zeros() as usize];
+                    b &= b - 1;
+                }
+                if outside & !c != 0 {
+                    self.best = Some((s, c, u));
+                    self.limit = s - 1;
+                    if self.limit < 2 {
+                        return Ok(());
+                    }
                 }
                 continue;
             }
-            for c in b + 1..n {
-                let uc = ub | ms[c];
-                if uc.count_ones() > k {
-                    continue;
-                }
-                let cc = cb | 1 << ids[c];
-                if k == 3 {
-                    if let Some(r) = check(cc, uc)? {
-                        return Ok(Some(r));
-                    }
-                    continue;
-                }
-                for d in c + 1..n {
-                    let ud = uc | ms[d];
-                    if ud.count_ones() > k {
-                        continue;
-                    }
-                    // k == 4: the largest size n / 2 can reach with n ≤ 9.
-                    if let Some(r) = check(cc | 1 << ids[d], ud)? {
-                        return Ok(Some(r));
-                    }
-                }
+            if s < self.limit {
+                self.extend(j + 1, s, c, u)?;
             }
         }
+        Ok(())
     }
-    Ok(None)
 }
 
 /// The `logic` backend (and `logic-lc` with locked candidates).
