@@ -219,7 +219,10 @@ struct Engine {
     /// Cells that became single and whose digit is not yet removed from their peers.
     queue: [u8; CELLS],
     queued: usize,
-    /// Units changed since their last hidden-single check.
+    /// Digits placed (single and propagated) in each unit.
+    placed: [u16; 27],
+    /// Units changed since their last hidden-single check (the other two dirty sets are
+    /// filled from this one as single propagation consumes it).
     hidden_dirty: u32,
     /// Units changed since their last subset search.
     subset_dirty: u32,
@@ -247,6 +250,7 @@ impl Engine {
             unsolved: CELLS as u32,
             queue: [0; CELLS],
             queued: 0,
+            placed: [0; 27],
             hidden_dirty: ALL_UNITS,
             subset_dirty: ALL_UNITS,
             lc_dirty: ALL_UNITS,
@@ -262,6 +266,7 @@ impl Engine {
     fn load(&mut self, masks: &[u16; CELLS]) -> Step {
         self.queued = 0;
         self.unsolved = 0;
+        self.placed = [0; 27];
         self.hidden_dirty = ALL_UNITS;
         self.subset_dirty = ALL_UNITS;
         self.lc_dirty = ALL_UNITS;
@@ -289,8 +294,9 @@ impl Engine {
     }
 
     /// Returns to a fixpoint state saved by the caller: nothing queued, nothing dirty.
-    fn restore(&mut self, cand: &[u16; CELLS], unsolved: u32) {
+    fn restore(&mut self, cand: &[u16; CELLS], placed: &[u16; 27], unsolved: u32) {
         self.cand = *cand;
+        self.placed = *placed;
         self.unsolved = unsolved;
         self.queued = 0;
         self.hidden_dirty = 0;
@@ -301,10 +307,7 @@ impl Engine {
 
     #[inline(always)]
     fn touch(&mut self, cell: usize) {
-        let b = UNIT_BITS[cell];
-        self.hidden_dirty |= b;
-        self.subset_dirty |= b;
-        self.lc_dirty |= b;
+        self.hidden_dirty |= UNIT_BITS[cell];
     }
 
     /// Removes `bits` from a cell's candidates.
@@ -346,6 +349,9 @@ impl Engine {
                 self.queued -= 1;
                 let cell = self.queue[self.queued] as usize;
                 let bit = self.cand[cell];
+                for &u in &UNITS_OF[cell] {
+                    self.placed[u as usize] |= bit;
+                }
                 for &p in &PEERS[cell] {
                     self.remove(p as usize, bit)?;
                 }
@@ -355,6 +361,8 @@ impl Engine {
             }
             let mut dirty = self.hidden_dirty;
             self.hidden_dirty = 0;
+            self.subset_dirty |= dirty;
+            self.lc_dirty |= dirty;
             while dirty != 0 {
                 let u = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
@@ -370,18 +378,17 @@ impl Engine {
     /// Places every digit that has exactly one field left in unit `u`.
     fn hidden_singles(&mut self, u: usize) -> Step {
         let cells = &UNITS[u];
-        let (mut once, mut twice, mut solved) = (0u16, 0u16, 0u16);
+        let (mut once, mut twice) = (0u16, 0u16);
         for &c in cells {
             let m = self.cand[c as usize];
             twice |= once & m;
             once |= m;
-            // Branch-free: m if it is a single digit, else 0.
-            solved |= m & u16::from(m & m.wrapping_sub(1) == 0).wrapping_neg();
         }
         if once != ALL_DIGITS {
             return Err(Contradiction);
         }
-        let mut exact = once & !twice & !solved;
+        // The queue is empty here, so every single cell's digit is in `placed`.
+        let mut exact = once & !twice & !self.placed[u];
         while exact != 0 {
             let bit = exact & exact.wrapping_neg();
             exact ^= bit;
@@ -742,13 +749,14 @@ impl Search<'_> {
             return;
         };
         let saved = self.engine.cand;
+        let placed = self.engine.placed;
         let unsolved = self.engine.unsolved;
         let mut options = saved[cell];
         while options != 0 {
             let bit = options & options.wrapping_neg();
             options ^= bit;
             self.stats.guesses += 1;
-            self.engine.restore(&saved, unsolved);
+            self.engine.restore(&saved, &placed, unsolved);
             if self.engine.assign(cell, bit).is_ok() {
                 self.node();
             }
