@@ -621,63 +621,85 @@ fn smallest_subset(
     if n < 2 {
         return Ok(None);
     }
-    let mut search = SubsetSearch {
-        items: &items[..n],
-        transpose,
-        limit,
-        best: None,
+    let items = &items[..n];
+    // Whether applying a subset with these items and union eliminates anything: some item
+    // outside it meets the union.
+    let reducing = |chosen: u16, union: u16| {
+        let mut outside = 0u16;
+        let mut b = union;
+        while b != 0 {
+            outside |= transpose[b.trailing_zeros() as usize];
+            b &= b - 1;
+        }
+        outside & !chosen != 0
     };
-    search.extend(0, 0, 0, 0)?;
-    Ok(search.best)
-}
-
-/// Depth-first enumeration of subsets for [`smallest_subset`]; depth ≤ 4.
-struct SubsetSearch<'a> {
-    items: &'a [(u16, u16)],
-    transpose: &'a [u16; 9],
-    /// Largest size still worth finding (shrinks below each subset found).
-    limit: u32,
-    best: Option<(u32, u16, u16)>,
-}
-
-impl SubsetSearch<'_> {
-    fn extend(&mut self, from: usize, size: u32, chosen: u16, union: u16) -> Step {
-        for j in from..self.items.len() {
-            let (bit, mask) = self.items[j];
-            let u = union | mask;
-            let bits = pop(u);
-            // The union only grows, and must end with at most `limit` bits.
-            if bits > self.limit {
+    // Nested loops over sizes 2, 3, 4 (n ≤ 9 open items, so `limit` ≤ 4). A union only grows,
+    // so a partial union above `limit` is pruned. When a subset is found, `limit` drops below
+    // its size. A subset that is not reducing is not extended: nothing outside meets its
+    // union, so a reducing superset would contain a smaller reducing subset.
+    let mut limit = limit.min(4);
+    let mut best = None;
+    for (a, &(ba, ma)) in items.iter().enumerate() {
+        for (b, &(bb, mb)) in items.iter().enumerate().skip(a + 1) {
+            let ub = ma | mb;
+            let pb = pop(ub);
+            if pb > limit {
                 continue;
             }
-            let (s, c) = (size + 1, chosen | bit);
-            if bits < s {
-                return Err(Contradiction);
-            }
-            if bits == s {
-                // A subset. If it is not reducing, nothing outside meets its union, so any
-                // reducing superset would contain a smaller reducing one: don't extend it.
-                let mut outside = 0u16;
-                let mut b = u;
-                while b != 0 {
-                    outside |= self.transpose[b.trailing_zeros() as usize];
-                    b &= b - 1;
+            let cb = ba | bb;
+            if pb <= 2 {
+                if pb < 2 {
+                    return Err(Contradiction);
                 }
-                if outside & !c != 0 {
-                    self.best = Some((s, c, u));
-                    self.limit = s - 1;
-                    if self.limit < 2 {
-                        return Ok(());
+                if reducing(cb, ub) {
+                    return Ok(Some((2, cb, ub)));
+                }
+                continue;
+            }
+            if limit < 3 {
+                continue;
+            }
+            for (c, &(bc, mc)) in items.iter().enumerate().skip(b + 1) {
+                let uc = ub | mc;
+                let pc = pop(uc);
+                if pc > limit {
+                    continue;
+                }
+                let cc = cb | bc;
+                if pc <= 3 {
+                    if pc < 3 {
+                        return Err(Contradiction);
+                    }
+                    if reducing(cc, uc) {
+                        best = Some((3, cc, uc));
+                        limit = 2;
+                        break;
+                    }
+                    continue;
+                }
+                if limit < 4 {
+                    continue;
+                }
+                for &(bd, md) in items.iter().skip(c + 1) {
+                    let ud = uc | md;
+                    let pd = pop(ud);
+                    if pd > 4 {
+                        continue;
+                    }
+                    let cd = cc | bd;
+                    if pd < 4 {
+                        return Err(Contradiction);
+                    }
+                    if reducing(cd, ud) {
+                        best = Some((4, cd, ud));
+                        limit = 3;
+                        break;
                     }
                 }
-                continue;
-            }
-            if s < self.limit {
-                self.extend(j + 1, s, c, u)?;
             }
         }
-        Ok(())
     }
+    Ok(best)
 }
 
 /// The `logic` backend (and `logic-lc` with locked candidates).
