@@ -865,10 +865,10 @@ mod tests {
             let c = Candidates::from_masks(start).unwrap();
             let got = closure(&c, config);
             assert!(!got.contradiction, "{config:?}");
-            for i in 0..CELLS {
+            for (i, &w) in want.iter().enumerate() {
                 assert_eq!(
                     got.candidates.get(i),
-                    want[i],
+                    w,
                     "{config:?}: cell r{}c{}",
                     i / 9 + 1,
                     i % 9 + 1
