@@ -153,3 +153,69 @@ fn no_guess_share_matches_closure() {
         }
     }
 }
+
+/// Runs the binary with `args`, feeding `input` on stdin; returns (exit code, stdout).
+fn sudobench(args: &[&str], input: &str) -> (i32, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudobench"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn cli_no_guess() {
+    let medium =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000\n";
+    let (code, out) = sudobench(&["solve", "--backend", "logic", "--no-guess"], medium);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        "462831957795426183381795426173984265659312748248567319926178534834259671517643892"
+    );
+    // A puzzle deduction does not finish: partial grid and pencilmarks agree with the library.
+    let hard = ".8.....63....4.2............1.8.35..7.....9.....6.....2.9.7...........354........";
+    let c = closure(
+        &Candidates::from_grid(&hard.parse().unwrap()),
+        LogicConfig::PLAIN,
+    );
+    assert!(!c.is_solved() && !c.contradiction);
+    let (code, out) = sudobench(&["solve", "-b", "logic", "--no-guess"], hard);
+    assert_eq!((code, out.trim()), (0, c.grid().to_line().as_str()));
+    let (code, out) = sudobench(
+        &["solve", "-b", "logic", "--no-guess", "--pencilmarks"],
+        hard,
+    );
+    assert_eq!(out.trim().len(), 729);
+    assert_eq!((code, out.trim()), (0, c.candidates.to_line().as_str()));
+    // The pencilmark line is itself accepted as input, and its closure is itself.
+    let (code, again) = sudobench(
+        &["solve", "-b", "logic", "--no-guess", "--pencilmarks"],
+        &out,
+    );
+    assert_eq!((code, again.trim()), (0, out.trim()));
+    // Contradiction: no solution, exit 1.
+    let (code, out) = sudobench(
+        &["solve", "-b", "logic-lc", "--no-guess"],
+        &format!("55{}", &".".repeat(79)),
+    );
+    assert_eq!((code, out.trim()), (1, "no solution"));
+    // Other backends have no closure: usage error.
+    let (code, _) = sudobench(&["solve", "-b", "basic", "--no-guess"], medium);
+    assert_eq!(code, 2);
+}
