@@ -44,14 +44,28 @@ pub struct BackendArgs {
     /// Seed for backends that use randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Seconds an external program (`exec:CMD`) may take to answer one puzzle.
+    #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
+    pub timeout: f64,
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!("{s:?} is not a positive number of seconds")),
+    }
 }
 
 impl BackendArgs {
     /// The library options these flags stand for.
+    // The struct update keeps this compiling as backends add their own options.
+    #[allow(clippy::needless_update)]
     pub fn options(&self) -> Options {
         Options {
             max_nodes: self.max_nodes,
             seed: self.seed,
+            exec_timeout: std::time::Duration::from_secs_f64(self.timeout),
+            ..Options::default()
         }
     }
 

@@ -1,10 +1,12 @@
 //! `sudobench solve` and `sudobench count`: one output line per input record, in input order.
 
-use super::input::inputs;
+use super::input::{inputs, Input};
 use super::BackendArgs;
 use anyhow::Result;
 use clap::Args;
+use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 use sudobench::format::Record;
 use sudobench::solver::{Count, Outcome, Solver};
@@ -24,6 +26,9 @@ pub struct SolveArgs {
     /// With --no-guess: print the remaining candidates as a 729-character pencilmark line.
     #[arg(long, requires = "no_guess")]
     pencilmarks: bool,
+    /// Solve on this many threads (output order and content do not change).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: u16,
     /// Puzzle files (plain or gzip; `-` or nothing for standard input).
     files: Vec<String>,
 }
@@ -36,6 +41,9 @@ pub struct CountArgs {
     /// Count solutions up to this many (`N+` means at least N).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     limit: u32,
+    /// Count on this many threads (output order and content do not change).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: u16,
     /// Puzzle files (plain or gzip; `-` or nothing for standard input).
     files: Vec<String>,
 }
@@ -48,11 +56,18 @@ struct Tally {
     errors: u64,
 }
 
-/// Solves a record and checks every claim: the solution passes `verify`, and matches the
-/// file's expected solution when there is one and the answer is unique. Returns the outcome,
-/// or a message for an answer that must not be believed.
-fn solve_checked(solver: &mut dyn Solver, record: &Record, limit: u32) -> Result<Outcome, String> {
-    let outcome = solver.solve_puzzle(&record.puzzle, limit);
+/// Records handed to a backend at once (lets external programs pipeline).
+const CHUNK: usize = 256;
+
+/// Checks every claim of an outcome: the solution passes `verify`, and matches the file's
+/// expected solution when there is one and the answer is unique. Returns a message for an
+/// answer that must not be believed.
+fn check_outcome(solver: &dyn Solver, record: &Record, outcome: &Outcome) -> Result<(), String> {
+    if outcome.count == Count::Unknown {
+        if let Some(fault) = solver.fault() {
+            return Err(format!("backend {} failed: {fault}", solver.name()));
+        }
+    }
     if let Some(solution) = &outcome.solution {
         verify::check_puzzle(&record.puzzle, solution).map_err(|e| {
             format!(
@@ -76,32 +91,48 @@ fn solve_checked(solver: &mut dyn Solver, record: &Record, limit: u32) -> Result
             solver.name()
         ));
     }
-    Ok(outcome)
+    Ok(())
 }
 
-/// Runs `line_for` on every input and writes one line each; returns the tally.
-fn run_lines(
-    args: &BackendArgs,
-    files: &[String],
+/// Turns one checked outcome into an output line and whether it counts as fine.
+type LineFor<'a> = dyn Fn(&Record, Outcome) -> (String, bool) + Sync + 'a;
+
+/// Answers one chunk of inputs with one backend: one line per input, in order.
+fn answer_chunk(
+    solver: &mut dyn Solver,
+    chunk: &[Input],
     limit: u32,
-    mut line_for: impl FnMut(&Record, Outcome) -> (String, bool),
-) -> Result<Tally> {
-    let mut solver = args.build()?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let mut tally = Tally::default();
-    for input in inputs(files) {
-        tally.records += 1;
-        let (line, ok) = match input {
+    line_for: &LineFor,
+) -> Vec<(String, bool)> {
+    let puzzles: Vec<_> = chunk.iter().flatten().map(|r| r.puzzle).collect();
+    let mut outcomes = Vec::with_capacity(puzzles.len());
+    solver.solve_batch(&puzzles, limit, &mut outcomes);
+    let mut answers = outcomes.into_iter();
+    chunk
+        .iter()
+        .map(|input| match input {
             Err(e) => (format!("error: {e}"), false),
-            Ok(record) => match solve_checked(solver.as_mut(), &record, limit) {
-                Ok(outcome) => line_for(&record, outcome),
-                Err(e) => (
-                    format!("error: {}:{}: {e}", record.source, record.line),
-                    false,
-                ),
-            },
-        };
+            Ok(record) => {
+                let checked = answers
+                    .next()
+                    .ok_or_else(|| format!("backend {} returned too few outcomes", solver.name()))
+                    .and_then(|o| check_outcome(solver, record, &o).map(|()| o));
+                match checked {
+                    Ok(outcome) => line_for(record, outcome),
+                    Err(e) => (
+                        format!("error: {}:{}: {e}", record.source, record.line),
+                        false,
+                    ),
+                }
+            }
+        })
+        .collect()
+}
+
+/// Writes answered lines and counts them; false once stdout is closed (broken pipe).
+fn emit(out: &mut impl Write, lines: Vec<(String, bool)>, tally: &mut Tally) -> Result<bool> {
+    for (line, ok) in lines {
+        tally.records += 1;
         if ok {
             tally.ok += 1;
         } else {
@@ -109,15 +140,108 @@ fn run_lines(
         }
         if let Err(e) = writeln!(out, "{line}") {
             if e.kind() == io::ErrorKind::BrokenPipe {
-                return Ok(tally);
+                return Ok(false);
             }
             return Err(e.into());
         }
     }
-    match out.flush() {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(tally),
+    Ok(true)
+}
+
+/// Runs the backend on every input in chunks and writes one line per input, in input order,
+/// using `line_for` to word each checked outcome. With `threads > 1`, chunks are answered on
+/// that many threads, each with its own backend instance, and written back in order.
+fn run_lines(
+    args: &BackendArgs,
+    files: &[String],
+    limit: u32,
+    threads: usize,
+    line_for: &LineFor,
+) -> Result<Tally> {
+    let mut solver = args.build()?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut tally = Tally::default();
+    let mut inputs = inputs(files).peekable();
+    let mut next_chunk = || -> Option<Vec<Input>> {
+        inputs.peek()?;
+        Some(inputs.by_ref().take(CHUNK).collect())
+    };
+    let open = if threads <= 1 {
+        let mut open = true;
+        while let Some(chunk) = next_chunk() {
+            let lines = answer_chunk(solver.as_mut(), &chunk, limit, line_for);
+            if !emit(&mut out, lines, &mut tally)? {
+                open = false;
+                break;
+            }
+        }
+        open
+    } else {
+        drop(solver);
+        std::thread::scope(|scope| -> Result<bool> {
+            let (work_tx, work_rx) = mpsc::channel::<(u64, Vec<Input>)>();
+            let work_rx = Arc::new(Mutex::new(work_rx));
+            let (done_tx, done_rx) = mpsc::channel::<Result<(u64, Vec<(String, bool)>)>>();
+            for _ in 0..threads {
+                let (work_rx, done_tx) = (Arc::clone(&work_rx), done_tx.clone());
+                scope.spawn(move || {
+                    let mut solver = match args.build() {
+                        Ok(s) => s,
+                        Err(e) => return drop(done_tx.send(Err(e))),
+                    };
+                    loop {
+                        let job = work_rx
+                            .lock()
+                            .map_err(|_| ())
+                            .and_then(|rx| rx.recv().map_err(|_| ()));
+                        let Ok((index, chunk)) = job else { return };
+                        let lines = answer_chunk(solver.as_mut(), &chunk, limit, line_for);
+                        if done_tx.send(Ok((index, lines))).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            drop(done_tx);
+            // At most this many chunks are read ahead of the one being written: memory stays
+            // bounded whatever the input size.
+            let max_in_flight = 4 * threads as u64;
+            let (mut sent, mut written) = (0u64, 0u64);
+            let mut pending = BTreeMap::new();
+            let mut reading = true;
+            loop {
+                while reading && sent - written < max_in_flight {
+                    match next_chunk() {
+                        Some(chunk) => {
+                            work_tx.send((sent, chunk))?;
+                            sent += 1;
+                        }
+                        None => reading = false,
+                    }
+                }
+                if written == sent {
+                    return Ok(true);
+                }
+                let (index, lines) = done_rx.recv()??;
+                pending.insert(index, lines);
+                while let Some(lines) = pending.remove(&written) {
+                    written += 1;
+                    if !emit(&mut out, lines, &mut tally)? {
+                        return Ok(false);
+                    }
+                }
+            }
+        })?
+    };
+    if open {
+        if let Err(e) = out.flush() {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                return Err(e.into());
+            }
+        }
     }
+    Ok(tally)
 }
 
 /// `sudobench solve`.
@@ -127,15 +251,19 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
     }
     let limit = if args.first { 1 } else { 2 };
     let start = Instant::now();
-    let tally = run_lines(&args.backend, &args.files, limit, |_, outcome| {
-        match (outcome.count, outcome.solution) {
+    let tally = run_lines(
+        &args.backend,
+        &args.files,
+        limit,
+        usize::from(args.threads),
+        &|_, outcome| match (outcome.count, outcome.solution) {
             (Count::Exactly(1), Some(s)) => (s.to_string(), true),
             (Count::Exactly(0), _) => ("no solution".to_string(), false),
             (Count::Exactly(_), _) => ("multiple solutions".to_string(), false),
             (Count::Unknown, Some(s)) if args.first => (s.to_string(), true),
             (Count::Unknown, _) => ("unknown".to_string(), false),
-        }
-    })?;
+        },
+    )?;
     eprintln!(
         "sudobench: {} records: {} solved, {} not solved or malformed ({:.3} s, backend {})",
         tally.records,
@@ -150,12 +278,18 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
 /// `sudobench count`.
 pub fn count(args: &CountArgs) -> Result<bool> {
     let start = Instant::now();
-    let tally = run_lines(&args.backend, &args.files, args.limit, |_, outcome| {
-        (
-            outcome.count.display(args.limit),
-            outcome.count != Count::Unknown,
-        )
-    })?;
+    let tally = run_lines(
+        &args.backend,
+        &args.files,
+        args.limit,
+        usize::from(args.threads),
+        &|_, outcome| {
+            (
+                outcome.count.display(args.limit),
+                outcome.count != Count::Unknown,
+            )
+        },
+    )?;
     eprintln!(
         "sudobench: {} records: {} counted, {} unknown or malformed ({:.3} s, backend {})",
         tally.records,

@@ -6,6 +6,7 @@
 //! one, `limit = 2` decides uniqueness.
 
 pub mod basic;
+pub mod exec;
 pub mod logic;
 mod registry;
 
@@ -135,6 +136,22 @@ pub trait Solver: Send {
             Puzzle::Candidates(c) => self.solve_candidates(c, limit),
         }
     }
+
+    /// Solves several puzzles, appending one outcome per puzzle to `outcomes`, in order.
+    ///
+    /// The default solves them one by one; override it when handing over many puzzles at once
+    /// saves time (the external-program backend pipelines them).
+    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: u32, outcomes: &mut Vec<Outcome>) {
+        for p in puzzles {
+            outcomes.push(self.solve_puzzle(p, limit));
+        }
+    }
+
+    /// Why the backend can no longer answer, once it has failed for good (an external program
+    /// that crashed, hung or wrote garbage). Its later answers are all `Unknown`.
+    fn fault(&self) -> Option<&str> {
+        None
+    }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
@@ -152,5 +169,11 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn solve_puzzle(&mut self, puzzle: &Puzzle, limit: u32) -> Outcome {
         (**self).solve_puzzle(puzzle, limit)
+    }
+    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: u32, outcomes: &mut Vec<Outcome>) {
+        (**self).solve_batch(puzzles, limit, outcomes)
+    }
+    fn fault(&self) -> Option<&str> {
+        (**self).fault()
     }
 }

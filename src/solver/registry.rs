@@ -2,6 +2,7 @@
 
 use super::logic::LogicConfig;
 use super::Solver;
+use std::time::Duration;
 
 /// Settings a backend may read when it is built. Each backend uses the fields that concern it
 /// and ignores the rest, so one `Options` serves every backend of a run.
@@ -11,6 +12,8 @@ pub struct Options {
     pub max_nodes: Option<u64>,
     /// Seed for backends with randomness (projection starts).
     pub seed: u64,
+    /// How long an external program (`exec:CMD`) may take to answer one puzzle.
+    pub exec_timeout: Duration,
 }
 
 impl Default for Options {
@@ -18,6 +21,7 @@ impl Default for Options {
         Options {
             max_nodes: None,
             seed: 1,
+            exec_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -87,13 +91,22 @@ pub fn describe(name: &str) -> Option<&'static str> {
         .map(|b| b.description)
 }
 
-/// Builds a backend from its name.
+/// Builds a backend from its name: a built-in one, or `exec:CMD` for an external program.
 pub fn build(name: &str, options: &Options) -> Result<Box<dyn Solver>, BuildError> {
+    if let Some(command) = name.strip_prefix("exec:") {
+        return Ok(Box::new(super::exec::Exec::new(
+            command,
+            options.exec_timeout,
+        )?));
+    }
     match BACKENDS.iter().find(|b| b.name == name) {
         Some(info) => (info.build)(options),
         None => Err(BuildError::Unknown {
             name: name.to_string(),
-            known: builtin_names().collect::<Vec<_>>().join(", "),
+            known: builtin_names()
+                .chain(["exec:CMD"])
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
     }
 }

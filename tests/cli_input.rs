@@ -1,0 +1,255 @@
+//! Hostile and malformed input through the command line: every record shows up as exactly
+//! one output line (an answer or an error naming file and line), nothing panics, and the exit
+//! code says whether everything was fine.
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const EASY: &str =
+    "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+const EASY_SOLUTION: &str =
+    "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+const HARD: &str =
+    "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+
+fn sudobench(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudobench"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut pipe = child.stdin.take().expect("stdin");
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    drop(pipe);
+    child.wait_with_output().expect("binary finishes")
+}
+
+fn lines(out: &Output) -> Vec<String> {
+    String::from_utf8(out.stdout.clone())
+        .expect("stdout is UTF-8")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+struct Dir(tempfile::TempDir);
+
+impl Dir {
+    fn new() -> Dir {
+        Dir(tempfile::tempdir().expect("temp dir"))
+    }
+    fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let p = self.0.path().join(name);
+        std::fs::write(&p, bytes).expect("write temp file");
+        p
+    }
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = GzEncoder::new(Vec::new(), Compression::default());
+    e.write_all(bytes).expect("gzip");
+    e.finish().expect("gzip")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
+
+#[test]
+fn solves_from_stdin() {
+    let out = sudobench(&["solve"], Some(format!("{EASY}\n").as_bytes()));
+    assert_eq!(lines(&out), vec![EASY_SOLUTION]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn empty_and_comment_only_files() {
+    let d = Dir::new();
+    let empty = d.file("empty.txt", b"");
+    let comments = d.file("comments.txt", b"# nothing\n#\n\n   \n# here\n");
+    for f in [&empty, &comments] {
+        let out = sudobench(&["solve", s(f)], None);
+        assert!(lines(&out).is_empty());
+        assert_eq!(out.status.code(), Some(0));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("0 records"));
+    }
+}
+
+#[test]
+fn every_bad_line_is_reported_with_file_and_line() {
+    let d = Dir::new();
+    let mut text = Vec::new();
+    text.extend(format!("# header\n{EASY}\n").as_bytes()); // line 2 fine
+    text.extend(format!("{}\n", &EASY[..80]).as_bytes()); // 3: 80 chars
+    text.extend(format!("{EASY}1\n").as_bytes()); // 4: 82 chars
+    text.extend(format!("{}x{}\n", &EASY[..10], &EASY[11..]).as_bytes()); // 5: letter
+    text.extend(format!("{}\x07{}\n", &EASY[..10], &EASY[11..]).as_bytes()); // 6: control
+    text.extend(format!("{}\0{}\n", &EASY[..10], &EASY[11..]).as_bytes()); // 7: NUL
+    let mut bad_utf8 = EASY.as_bytes().to_vec();
+    bad_utf8[20] = 0xc3;
+    text.extend(&bad_utf8); // 8: invalid UTF-8
+    text.push(b'\n');
+    text.extend(format!("{EASY}\r\n").as_bytes()); // 9: CRLF, accepted
+    let f = d.file("mixed.txt", &text);
+    let name = s(&f);
+    let out = sudobench(&["solve", name], None);
+    let got = lines(&out);
+    assert_eq!(got.len(), 8, "{got:#?}");
+    assert_eq!(got[0], EASY_SOLUTION);
+    assert_eq!(
+        got[1],
+        format!("error: {name}:3: puzzle has 80 characters, expected 81 (or 729 for pencilmarks)")
+    );
+    assert_eq!(
+        got[2],
+        format!("error: {name}:4: puzzle has 82 characters, expected 81 (or 729 for pencilmarks)")
+    );
+    assert!(got[3].starts_with(&format!("error: {name}:5: puzzle illegal character 'x'")));
+    assert!(got[4].starts_with(&format!(
+        "error: {name}:6: puzzle illegal character '\\u{{7}}'"
+    )));
+    assert!(got[5].starts_with(&format!("error: {name}:7: puzzle illegal character '\\0'")));
+    assert_eq!(
+        got[6],
+        format!("error: {name}:8: invalid UTF-8 at byte 20 of the line")
+    );
+    assert_eq!(got[7], EASY_SOLUTION);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("8 records: 2 solved, 6 not solved"));
+}
+
+#[test]
+fn gzip_members_truncation_and_trailing_garbage() {
+    let d = Dir::new();
+    let body = format!("{EASY}\n{HARD}\n").repeat(200);
+    let mut two = gzip(body.as_bytes());
+    two.extend(gzip(format!("{EASY}\n").as_bytes()));
+    let members = d.file("members.gz", &two);
+    let out = sudobench(&["count", s(&members)], None);
+    assert_eq!(lines(&out).len(), 401);
+    assert!(lines(&out).iter().all(|l| l == "1"));
+    assert_eq!(out.status.code(), Some(0));
+
+    let whole = gzip(body.as_bytes());
+    let truncated = d.file("truncated.gz", &whole[..whole.len() / 2]);
+    let out = sudobench(&["count", s(&truncated)], None);
+    let got = lines(&out);
+    let last = got.last().expect("some output");
+    assert!(
+        last.starts_with(&format!("error: {}:", s(&truncated))) && last.contains("read failed"),
+        "{last}"
+    );
+    assert!(got[..got.len() - 1].iter().all(|l| l == "1"));
+    assert_eq!(out.status.code(), Some(1));
+
+    let mut garbage = gzip(format!("{EASY}\n").as_bytes());
+    garbage.extend(b"this is not gzip");
+    let garbage = d.file("garbage.gz", &garbage);
+    let out = sudobench(&["count", s(&garbage)], None);
+    let got = lines(&out);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0], "1");
+    assert!(got[1].starts_with(&format!("error: {}:2: read failed", s(&garbage))));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn kaggle_csv_missing_column_and_wrong_solution() {
+    let d = Dir::new();
+    let mut wrong = EASY_SOLUTION.as_bytes().to_vec();
+    wrong.swap(0, 1);
+    let wrong = String::from_utf8(wrong).unwrap();
+    let csv = format!(
+        "quizzes,solutions\n{EASY},{EASY_SOLUTION}\n{EASY}\n{EASY},{wrong}\n{EASY},{EASY_SOLUTION}\n"
+    );
+    let f = d.file("k.csv", csv.as_bytes());
+    let name = s(&f);
+    let out = sudobench(&["solve", name], None);
+    let got = lines(&out);
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert_eq!(got[0], EASY_SOLUTION);
+    assert_eq!(
+        got[1],
+        format!("error: {name}:3: CSV row has 1 fields, the header has 2")
+    );
+    assert!(
+        got[2].starts_with(&format!("error: {name}:4: unique solution"))
+            && got[2].contains("differs from the file's expected"),
+        "{}",
+        got[2]
+    );
+    assert_eq!(got[3], EASY_SOLUTION);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn directories_and_missing_files_are_errors_and_the_run_goes_on() {
+    let d = Dir::new();
+    let good = d.file("good.txt", format!("{EASY}\n").as_bytes());
+    let dir = d.0.path().to_path_buf();
+    let missing = d.0.path().join("no-such-file.gz");
+    let out = sudobench(&["solve", s(&dir), s(&missing), s(&good)], None);
+    let got = lines(&out);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(
+        got[0],
+        format!("error: {}: is a directory, not a puzzle file", s(&dir))
+    );
+    assert!(got[1].starts_with(&format!("error: {}: cannot open:", s(&missing))));
+    assert_eq!(got[2], EASY_SOLUTION);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn unsolvable_multiple_and_contradictory() {
+    let mut contradiction = String::from("5...5....");
+    contradiction.push_str(&".".repeat(72));
+    let input = format!("{}\n{contradiction}\n", ".".repeat(81));
+    let out = sudobench(&["solve"], Some(input.as_bytes()));
+    assert_eq!(lines(&out), vec!["multiple solutions", "no solution"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = sudobench(&["count", "--limit", "3"], Some(input.as_bytes()));
+    assert_eq!(lines(&out), vec!["3+", "0"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = sudobench(&["solve", "--first"], Some(input.as_bytes()));
+    let got = lines(&out);
+    assert_eq!(got[1], "no solution");
+    assert_eq!(got[0].len(), 81);
+}
+
+#[test]
+fn node_budget_answers_unknown_instead_of_hanging() {
+    let input = format!("{}\n", ".".repeat(81));
+    let out = sudobench(
+        &["count", "--limit", "1000000", "--max-nodes", "100000"],
+        Some(input.as_bytes()),
+    );
+    assert_eq!(lines(&out), vec!["unknown"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = sudobench(&["solve", "--backend", "no-such-backend"], Some(b""));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown backend"));
+    let out = sudobench(&["count", "--limit", "0"], Some(b""));
+    assert_eq!(out.status.code(), Some(2));
+    let out = sudobench(&["frobnicate"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn pencilmark_lines_are_accepted() {
+    let grid: sudobench::Grid = EASY.parse().unwrap();
+    let line = sudobench::Candidates::from_grid(&grid).to_line();
+    let out = sudobench(&["solve"], Some(format!("{line}\n").as_bytes()));
+    assert_eq!(lines(&out), vec![EASY_SOLUTION]);
+}

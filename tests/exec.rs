@@ -1,0 +1,149 @@
+//! The external-program backend through the CLI: the example programs in Rust and Python give
+//! the same answers as `basic`, and a program that lies, crashes, hangs or prints garbage is
+//! reported with file and line while the run goes on.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const EASY: &str =
+    "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `exec_solver` example, built by `cargo test` next to the test binaries.
+fn example() -> String {
+    let exe = std::env::current_exe().expect("test binary path");
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target dir");
+    let path = dir.join("examples").join("exec_solver");
+    assert!(
+        path.exists(),
+        "{} missing: cargo test builds examples",
+        path.display()
+    );
+    path.to_string_lossy().into_owned()
+}
+
+fn sudobench(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudobench"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("binary finishes")
+}
+
+fn stdout(o: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The first 60 puzzles of magictour plus a no-solution and a multi-solution puzzle.
+fn sample() -> String {
+    let mut text = String::new();
+    let reader = sudobench::format::Reader::open(
+        root()
+            .join("data/puzzles3_magictour_top1465.gz")
+            .to_str()
+            .expect("path"),
+    )
+    .expect("data opens");
+    for r in reader.take(60) {
+        text.push_str(&r.expect("record").puzzle.to_string());
+        text.push('\n');
+    }
+    text.push_str(&format!("5...5....{}\n", ".".repeat(72)));
+    text.push_str(&format!("{}\n", ".".repeat(81)));
+    text
+}
+
+#[test]
+fn rust_example_agrees_with_basic() {
+    let input = sample();
+    let want = sudobench(&["solve", "--backend", "basic"], &input);
+    let backend = format!("exec:{}", example());
+    let got = sudobench(&["solve", "--backend", &backend], &input);
+    assert_eq!(stdout(&got), stdout(&want));
+    assert_eq!(got.status.code(), want.status.code());
+    let counted = sudobench(&["count", "--backend", &backend], &input);
+    let lines = stdout(&counted);
+    assert_eq!(lines[60..], ["0", "2+"]);
+}
+
+#[test]
+fn python_example_agrees_with_basic() {
+    // The plain Python backtracker is slow on hard puzzles: the easy one, a few from the
+    // magictour list and the two special cases.
+    let all: Vec<String> = sample().lines().map(str::to_string).collect();
+    let mut input = format!("{EASY}\n");
+    for line in all[..3].iter().chain(&all[60..]) {
+        input.push_str(line);
+        input.push('\n');
+    }
+    let want = sudobench(&["count", "--backend", "basic"], &input);
+    let got = sudobench(
+        &["count", "--backend", "exec:python3 scripts/exec_solver.py"],
+        &input,
+    );
+    assert_eq!(stdout(&got), stdout(&want));
+    assert!(!stdout(&got).is_empty());
+}
+
+#[test]
+fn lying_program_is_flagged() {
+    let input = format!("{EASY}\n").repeat(6);
+    let backend = format!("exec:{} --wrong 3", example());
+    let out = sudobench(&["solve", "--backend", &backend], &input);
+    let lines = stdout(&out);
+    assert_eq!(lines.len(), 6);
+    for (i, line) in lines.iter().enumerate() {
+        if i % 3 == 2 {
+            assert!(
+                line.starts_with(&format!("error: -:{}: backend exec:", i + 1))
+                    && line.contains("returned an invalid solution"),
+                "{line}"
+            );
+        } else {
+            assert_eq!(line.len(), 81, "{line}");
+        }
+    }
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn crashing_hanging_and_garbage_programs_are_reported() {
+    let input = format!("{EASY}\n{EASY}\n");
+    for (program, says) in [
+        ("exec:exit 3", "program ended"),
+        ("exec:sleep 30", "no answer within"),
+        ("exec:yes garbage", "unreadable answer \"garbage\""),
+    ] {
+        let out = sudobench(&["solve", "--backend", program, "--timeout", "0.5"], &input);
+        let lines = stdout(&out);
+        assert_eq!(lines.len(), 2, "{program}: {lines:?}");
+        assert!(
+            lines[0].starts_with(&format!("error: -:1: backend {program} failed: "))
+                && lines[0].contains(says),
+            "{program}: {}",
+            lines[0]
+        );
+        assert!(lines[1].starts_with("error: -:2: "), "{}", lines[1]);
+        assert_eq!(out.status.code(), Some(1));
+    }
+}

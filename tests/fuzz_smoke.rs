@@ -1,0 +1,97 @@
+//! Short proptest versions of the two fuzz targets in `fuzz/`, so every CI run exercises them:
+//! arbitrary bytes (plain and gzipped) through the reader, and arbitrary grids through every
+//! backend. Nothing may panic; answers must verify and agree with the oracle.
+
+use flate2::write::GzEncoder;
+use proptest::prelude::*;
+use std::io::{Cursor, Write};
+use sudobench::format::Reader;
+use sudobench::solver::{self, Count, Options};
+use sudobench::{verify, Grid};
+
+fn item_count(bytes: Vec<u8>) -> usize {
+    Reader::new("smoke", Cursor::new(bytes)).count()
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(data).expect("gzip");
+    gz.finish().expect("gzip")
+}
+
+/// Bytes that look somewhat like puzzle files, so the parser's deeper paths are reached.
+fn puzzle_like() -> impl Strategy<Value = Vec<u8>> {
+    let atom = prop_oneof![
+        Just(b".".to_vec()),
+        Just(b"0".to_vec()),
+        Just(b"5".to_vec()),
+        Just(b"\n".to_vec()),
+        Just(b"\r\n".to_vec()),
+        Just(b",".to_vec()),
+        Just(b"#".to_vec()),
+        Just(b" ".to_vec()),
+        Just(b"quizzes,solutions\n".to_vec()),
+        Just(".".repeat(80).into_bytes()),
+        any::<u8>().prop_map(|b| vec![b]),
+    ];
+    prop::collection::vec(atom, 0..60).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn reader_survives_arbitrary_bytes(data in prop::collection::vec(any::<u8>(), 0..2000)) {
+        let lines = data.split(|&b| b == b'\n').count();
+        // Bytes that start with the gzip magic are decompressed: no bound from their lines.
+        let plain_items = item_count(data.clone());
+        prop_assert!(data.starts_with(&[0x1f, 0x8b]) || plain_items <= lines + 1);
+        prop_assert!(item_count(gzip(&data)) <= lines + 1);
+        // A damaged gzip stream: cut and flip a byte; still no panic, still bounded.
+        let mut packed = gzip(&data);
+        let cut = packed.len() / 2;
+        packed.truncate(cut.max(3));
+        if let Some(b) = packed.get_mut(2) {
+            *b ^= 0x5a;
+        }
+        prop_assert!(item_count(packed) <= lines + 1);
+    }
+
+    #[test]
+    fn reader_survives_puzzle_like_bytes(data in puzzle_like()) {
+        let lines = data.split(|&b| b == b'\n').count();
+        let plain_items = item_count(data.clone());
+        prop_assert!(data.starts_with(&[0x1f, 0x8b]) || plain_items <= lines + 1);
+        prop_assert!(item_count(gzip(&data)) <= lines + 1);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// Arbitrary grids, mostly empty cells so that many are solvable.
+    #[test]
+    fn backends_survive_arbitrary_grids(
+        cells in prop::collection::vec(prop_oneof![6 => Just(0u8), 1 => 1u8..=9], 81)
+    ) {
+        let mut array = [0u8; 81];
+        array.copy_from_slice(&cells);
+        let grid = Grid::from_cells(array).expect("values 0..=9");
+        let options = Options { max_nodes: Some(20_000), ..Options::default() };
+        let mut oracle = None;
+        for name in solver::builtin_names() {
+            let mut backend = solver::build(name, &options).expect("builds");
+            let out = backend.solve(&grid, 2);
+            if let Some(s) = &out.solution {
+                prop_assert!(verify::check(&grid, s).is_ok(), "{name}: invalid {s}");
+            }
+            if name == "basic" {
+                oracle = Some(out.count);
+            } else if let (Some(Count::Exactly(want)), Count::Exactly(got), true) =
+                (oracle, out.count, backend.is_complete())
+            {
+                prop_assert_eq!(got, want, "{} disagrees with basic on {}", name, grid);
+            }
+        }
+    }
+}
