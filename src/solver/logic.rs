@@ -512,15 +512,17 @@ impl Engine {
             if self.config.locked_candidates && self.locked()? {
                 continue;
             }
-            let mut dirty = self.subset_dirty;
-            self.subset_dirty = 0;
-            while dirty != 0 {
-                let u = dirty.trailing_zeros() as usize;
-                dirty &= dirty - 1;
+            // Search the changed units, but stop at a pair: nothing is shorter, so it can be
+            // applied at once and the units not yet searched stay dirty for the next round.
+            let mut pair = (0..27).any(|u| self.has_best & (1 << u) != 0 && self.best[u].size == 2);
+            while self.subset_dirty != 0 && !pair {
+                let u = self.subset_dirty.trailing_zeros() as usize;
+                self.subset_dirty &= self.subset_dirty - 1;
                 match self.search_unit(u)? {
                     Some(r) => {
                         self.best[u] = r;
                         self.has_best |= 1 << u;
+                        pair = r.size == 2;
                     }
                     None => self.has_best &= !(1 << u),
                 }
