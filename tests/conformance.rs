@@ -264,6 +264,7 @@ macro_rules! conformance {
 
 conformance! {
     basic => "basic",
+    bitmask => "bitmask",
     logic => "logic",
     logic_lc => "logic-lc",
 }

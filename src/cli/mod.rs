@@ -36,7 +36,7 @@ enum Command {
 #[derive(Args, Debug, Clone)]
 pub struct BackendArgs {
     /// Backend to use (see `sudobench backends`).
-    #[arg(long, short, default_value = "basic")]
+    #[arg(long, short, default_value = "bitmask")]
     pub backend: String,
     /// Give up on a puzzle after this many search nodes and answer `unknown`.
     #[arg(long)]

@@ -6,6 +6,7 @@
 //! one, `limit = 2` decides uniqueness.
 
 pub mod basic;
+pub mod bitmask;
 pub mod exec;
 pub mod logic;
 mod registry;

@@ -67,6 +67,12 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: true,
     build: |o| Ok(Box::new(super::basic::Basic::new(o))),
 }, BackendInfo {
+    name: "bitmask",
+    description:
+        "bit boards per digit and band, singles + locked candidates to a fixpoint, bivalue-first search: the fast one",
+    default: true,
+    build: |o| Ok(Box::new(super::bitmask::Bitmask::new(o))),
+}, BackendInfo {
     name: "logic",
     description: "naked and hidden subsets of every size to a fixpoint, then branching",
     default: true,

@@ -1,0 +1,403 @@
+//! The search state of the `bitmask` backend and its propagation to a fixpoint.
+//!
+//! Per digit, the 81 cells are three band words (27 bits each, see [`super::tables`]): word
+//! `3·d + b` holds the cells of band `b` where digit `d + 1` is still possible, including the
+//! cell where it has been placed. A separate word per band holds the cells not yet solved.
+//! The whole state is 59 words (236 bytes, with the `seen` copy of every word), so the search
+//! copies it at each guess instead of undoing.
+//!
+//! Propagation works on one digit-band word at a time ([`Board::update`]), for every word that
+//! changed since its last update: locked candidates inside the band (pointing along rows,
+//! claiming from rows) by one table lookup on its nine minirows, pointing along columns (a box
+//! whose cells lie in one column removes that column from the other two bands, which also
+//! keeps a placed digit out of its column), and placement of every row left with one cell
+//! (hidden singles in rows, and in boxes, since a box with one cell points along its row),
+//! which removes the cell from the other digits. When no word changes, naked singles are
+//! found by bit-parallel counting over the nine digit words, then claiming along columns (a
+//! column whose digit lies in one box), from which hidden singles in columns follow.
+
+use super::tables::{
+    fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH,
+};
+
+/// The state of one search node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Board {
+    /// Word `3·d + b`: the cells of band `b` that may hold digit `d + 1`.
+    /// (Word 27 is padding, always 0, so that [`Board::stale`] can compare four at a time.)
+    cand: [u32; 28],
+    /// Each word of `cand` as it was after its last update (a bit above 27 forces one).
+    seen: [u32; 28],
+    /// Per band: the cells not yet solved.
+    unsolved: [u32; 3],
+}
+
+/// Propagation found that the position has no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Contradiction;
+
+type Step<T> = Result<T, Contradiction>;
+
+/// A `seen` value no word can have, so that the word is updated.
+const STALE: u32 = u32::MAX;
+
+/// The band of each word.
+const BAND_OF: [u8; 27] = {
+    let mut t = [0u8; 27];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = (i % 3) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The words of the same digit in the two other bands.
+const NEIGHBOURS: [[u8; 2]; 27] = {
+    let mut t = [[0u8; 2]; 27];
+    let mut i = 0;
+    while i < 27 {
+        let base = i - i % 3;
+        t[i] = [(base + (i + 1) % 3) as u8, (base + (i + 2) % 3) as u8];
+        i += 1;
+    }
+    t
+};
+
+/// 27 words of `value` and a padding word 0.
+const fn pad(value: u32) -> [u32; 28] {
+    let mut t = [value; 28];
+    t[27] = 0;
+    t
+}
+
+impl Board {
+    /// Every digit possible in every cell.
+    pub(crate) fn empty() -> Board {
+        Board {
+            cand: pad(BAND),
+            seen: pad(STALE),
+            unsolved: [BAND; 3],
+        }
+    }
+
+    /// A board from candidate masks per cell (bit `d` = digit `d + 1`), nothing solved yet.
+    pub(crate) fn from_masks(masks: &[u16; 81]) -> Board {
+        let mut cand = [0u32; 28];
+        for (cell, &m) in masks.iter().enumerate() {
+            let (b, pos) = (cell / 27, cell % 27);
+            for (d, words) in cand[..27].chunks_exact_mut(3).enumerate() {
+                if m >> d & 1 != 0 {
+                    words[b] |= 1 << pos;
+                }
+            }
+        }
+        Board {
+            cand,
+            seen: pad(STALE),
+            unsolved: [BAND; 3],
+        }
+    }
+
+    /// Whether every cell is solved.
+    #[inline]
+    pub(crate) fn is_solved(&self) -> bool {
+        self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
+    }
+
+    /// Places digit `d + 1` (0-based `d`) in cell `cell` (0..81) and propagates nothing yet.
+    #[inline]
+    pub(crate) fn place_cell(&mut self, d: usize, cell: usize) -> Step<()> {
+        self.place(d, cell / 27, 1 << (cell % 27))
+    }
+
+    /// Places digit `d + 1` on the band cell `bit` of band `b`: removes the digit from the
+    /// cell's peers in the band and the cell from the other digits. The column in the other
+    /// bands follows at the next update of the word (pointing along columns).
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, bit: u32) -> Step<()> {
+        let i = 3 * d + b;
+        if self.cand[i] & bit == 0 || self.unsolved[b] & bit == 0 {
+            return Err(Contradiction);
+        }
+        let own = self.cand[i] & !BAND_PEERS[bit.trailing_zeros() as usize];
+        self.unsolved[b] &= !bit;
+        for e in 0..9 {
+            self.cand[3 * e + b] &= !bit;
+        }
+        self.cand[i] = own;
+        Ok(())
+    }
+
+    /// Updates word `i` (digit `i / 3`, band `i % 3`); see the module documentation.
+    #[inline(always)]
+    fn update(&mut self, i: usize) -> Step<()> {
+        let b = BAND_OF[i] as usize;
+        let before = self.cand[i];
+        let lock = LOCK_BOTH[minirows(before)];
+        let a = before & lock as u32;
+        if a == 0 {
+            return Err(Contradiction);
+        }
+        self.cand[i] = a;
+        self.seen[i] = a;
+        let cols = COLS_BOTH[fold_cols(a) as usize];
+        let keep = cols as u32;
+        let [n1, n2] = NEIGHBOURS[i];
+        self.cand[n1 as usize] &= keep;
+        self.cand[n2 as usize] &= keep;
+        let solved = EXPAND[((lock & cols) >> 32) as usize] & a;
+        let new = solved & self.unsolved[b];
+        if new != 0 {
+            self.unsolved[b] &= !new;
+            for e in 0..9 {
+                self.cand[3 * e + b] &= !new;
+            }
+            // The loop also cleared the digit's own cells.
+            self.cand[i] = a;
+        }
+        Ok(())
+    }
+
+    /// The words changed since their last update, as a 27-bit mask (branch-free, so the
+    /// compiler can compare several words per instruction).
+    #[inline(always)]
+    fn stale(&self) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{
+                __m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps,
+            };
+            let mut equal = 0u32;
+            // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics are always
+            // available. The seven 16-byte loads read words 0..28 of `cand` and `seen`, which
+            // are 28-word arrays, so every load stays inside its array.
+            unsafe {
+                for k in 0..7 {
+                    let a = _mm_loadu_si128(self.cand.as_ptr().add(4 * k) as *const __m128i);
+                    let b = _mm_loadu_si128(self.seen.as_ptr().add(4 * k) as *const __m128i);
+                    let eq = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, b)));
+                    equal |= (eq as u32) << (4 * k);
+                }
+            }
+            !equal & ((1 << 27) - 1)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut mask = 0u32;
+            for i in 0..27 {
+                mask |= ((self.cand[i] != self.seen[i]) as u32) << i;
+            }
+            mask
+        }
+    }
+
+    /// Propagates to a fixpoint. `Err` means the position has no solution; otherwise returns
+    /// the bivalue cells of each band (all 0 once solved).
+    pub(crate) fn propagate(&mut self) -> Step<[u32; 3]> {
+        loop {
+            loop {
+                let mut stale = self.stale();
+                if stale == 0 {
+                    break;
+                }
+                while stale != 0 {
+                    let i = stale.trailing_zeros() as usize;
+                    stale &= stale - 1;
+                    self.update(i)?;
+                }
+            }
+            if self.is_solved() {
+                return Ok([0; 3]);
+            }
+            let Some(pairs) = self.naked_singles()? else {
+                continue;
+            };
+            if self.column_pass()? {
+                continue;
+            }
+            return Ok(pairs);
+        }
+    }
+
+    /// Per band (lanes 0..3; lane 3 is padding): the cells with at least one, at least two and
+    /// at least three candidates. Written lane-wise so that the compiler keeps the three bands
+    /// in one vector register.
+    #[inline(always)]
+    fn coverage(&self) -> [[u32; 4]; 3] {
+        let (mut r1, mut r2, mut r3) = ([0u32; 4], [0u32; 4], [0u32; 4]);
+        for d in 0..9 {
+            let mut x = [0u32; 4];
+            x.copy_from_slice(&self.cand[3 * d..3 * d + 4]);
+            for l in 0..4 {
+                r3[l] |= r2[l] & x[l];
+                r2[l] |= r1[l] & x[l];
+                r1[l] |= x[l];
+            }
+        }
+        [r1, r2, r3]
+    }
+
+    /// Places every unsolved cell with one candidate. Returns `Ok(None)` if any was placed,
+    /// else the bivalue cells of each band (for [`choose`](Board::choose)).
+    fn naked_singles(&mut self) -> Step<Option<[u32; 3]>> {
+        let [r1, r2, r3] = self.coverage();
+        let mut pairs = [0u32; 3];
+        let mut any = false;
+        for b in 0..3 {
+            let u = self.unsolved[b];
+            if u & !r1[b] != 0 {
+                return Err(Contradiction);
+            }
+            pairs[b] = u & r2[b] & !r3[b];
+            let mut singles = u & !r2[b];
+            if singles == 0 {
+                continue;
+            }
+            any = true;
+            for d in 0..9 {
+                let mut hits = self.cand[3 * d + b] & singles;
+                singles &= !hits;
+                while hits != 0 {
+                    let bit = hits & hits.wrapping_neg();
+                    hits ^= bit;
+                    self.place(d, b, bit)?;
+                }
+            }
+            // A single that lost its last candidate to another single of this band.
+            if singles != 0 {
+                return Err(Contradiction);
+            }
+        }
+        Ok(if any { None } else { Some(pairs) })
+    }
+
+    /// Claiming along columns: a digit whose places in a column all lie in one box must go in
+    /// that column of the box. Hidden singles in columns follow from it at the next update (the
+    /// box is left with one cell, which points along its row), and pointing along columns is
+    /// part of every update. `Ok(true)` if anything changed.
+    fn column_pass(&mut self) -> Step<bool> {
+        let mut changed = false;
+        for d in 0..9 {
+            let a = [self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]];
+            let p = [fold_cols(a[0]), fold_cols(a[1]), fold_cols(a[2])];
+            if p[0] | p[1] | p[2] != 0x1ff {
+                return Err(Contradiction);
+            }
+            for b in 0..3 {
+                let only = p[b] & !(p[(b + 1) % 3] | p[(b + 2) % 3]);
+                let new = a[b] & CLAIM_KEEP[only as usize];
+                if new != a[b] {
+                    self.cand[3 * d + b] = new;
+                    changed = true;
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// The cell to branch on: among the unsolved cells with fewest candidates (bivalue cells
+    /// from `pairs`, found by the last naked singles pass, when there are any), the one with
+    /// most unsolved peers, whose placement constrains the most. On the hard sets this halves
+    /// the guesses compared with taking the first bivalue cell. Returns (band, cell bit, digit
+    /// mask). Only called on a propagated, unsolved board.
+    ///
+    /// `popcnt` says that the CPU has the POPCNT instruction (not part of the x86-64 baseline);
+    /// the scoring counts bits, which without it takes a dozen instructions per count.
+    #[inline]
+    pub(crate) fn choose(&self, pairs: [u32; 3], popcnt: bool) -> (usize, u32, u32) {
+        #[cfg(target_arch = "x86_64")]
+        if popcnt {
+            // SAFETY: the caller detected POPCNT at run time (`Bitmask::new`).
+            return unsafe { self.choose_popcnt(pairs) };
+        }
+        let _ = popcnt;
+        self.choose_portable(pairs)
+    }
+
+    /// [`choose`](Board::choose) compiled with POPCNT.
+    ///
+    /// # Safety
+    /// The CPU must support POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn choose_popcnt(&self, pairs: [u32; 3]) -> (usize, u32, u32) {
+        self.choose_portable(pairs)
+    }
+
+    #[inline(always)]
+    fn choose_portable(&self, pairs: [u32; 3]) -> (usize, u32, u32) {
+        let (mut best_b, mut best_bit, mut best_score) = (0, 0, u32::MAX);
+        if pairs != [0; 3] {
+            for (b, &two) in pairs.iter().enumerate() {
+                let mut t = two;
+                while t != 0 {
+                    let bit = t & t.wrapping_neg();
+                    t ^= bit;
+                    // Lower is better: fewer unsolved peers gives a larger score.
+                    let score = 20 - self.unsolved_peers(b, bit);
+                    if score < best_score {
+                        (best_b, best_bit, best_score) = (b, bit, score);
+                    }
+                }
+            }
+        } else {
+            for b in 0..3 {
+                let mut u = self.unsolved[b];
+                while u != 0 {
+                    let bit = u & u.wrapping_neg();
+                    u ^= bit;
+                    let score =
+                        self.digits(b, bit).count_ones() * 32 + 20 - self.unsolved_peers(b, bit);
+                    if score < best_score {
+                        (best_b, best_bit, best_score) = (b, bit, score);
+                    }
+                }
+            }
+        }
+        (best_b, best_bit, self.digits(best_b, best_bit))
+    }
+
+    /// How many of the 20 peers of band cell `bit` of band `b` are unsolved.
+    #[inline(always)]
+    fn unsolved_peers(&self, b: usize, bit: u32) -> u32 {
+        let pos = bit.trailing_zeros() as usize;
+        let col = spread_cols(1 << (pos % 9));
+        (self.unsolved[b] & BAND_PEERS[pos]).count_ones()
+            + (self.unsolved[(b + 1) % 3] & col).count_ones()
+            + (self.unsolved[(b + 2) % 3] & col).count_ones()
+    }
+
+    /// The digit mask (bit `d` = digit `d + 1`) of band cell `bit` in band `b`.
+    #[inline(always)]
+    fn digits(&self, b: usize, bit: u32) -> u32 {
+        let mut m = 0;
+        for d in 0..9 {
+            if self.cand[3 * d + b] & bit != 0 {
+                m |= 1 << d;
+            }
+        }
+        m
+    }
+
+    /// Places digit `d + 1` on band cell `bit` of band `b` as a guess.
+    #[inline]
+    pub(crate) fn guess(&mut self, d: usize, b: usize, bit: u32) -> Step<()> {
+        self.place(d, b, bit)
+    }
+
+    /// The solved grid as cell values (meaningful once [`is_solved`](Board::is_solved)).
+    pub(crate) fn cells(&self) -> [u8; 81] {
+        let mut out = [0u8; 81];
+        for (d, words) in self.cand[..27].chunks_exact(3).enumerate() {
+            for (b, &w) in words.iter().enumerate() {
+                let mut w = w & !self.unsolved[b];
+                while w != 0 {
+                    out[27 * b + w.trailing_zeros() as usize] = d as u8 + 1;
+                    w &= w - 1;
+                }
+            }
+        }
+        out
+    }
+}

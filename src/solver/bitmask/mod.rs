@@ -1,0 +1,313 @@
+//! `bitmask`: the fast backend. Bit boards per digit and band, propagation to a fixpoint
+//! (naked singles, hidden singles in rows, columns and boxes, locked candidates pointing and
+//! claiming in both directions), and a depth-first search that branches on a cell with fewest
+//! candidates (a bivalue cell when there is one; among those, the one with most unsolved peers)
+//! and copies the 236-byte state per guess.
+//!
+//! The design follows the ideas of JCZSolve and tdoku (representation first: per-digit band
+//! words, band-local inference by table lookup, a solved-cells word) in code of its own; the
+//! `board` module has the propagation, `tables` its lookup tables, and [`singles_fixpoint`] the
+//! singles-only logic exposed for study.
+
+mod board;
+mod singles;
+mod tables;
+
+pub use singles::{singles_fixpoint, SinglesFixpoint};
+
+use super::{Count, Options, Outcome, Solver, Stats};
+use crate::grid::{Candidates, Grid};
+use board::Board;
+
+/// The bit-board solver. Holds no per-puzzle buffers: the whole search state lives on the
+/// stack (at most 81 levels of 236 bytes).
+#[derive(Debug, Clone)]
+pub struct Bitmask {
+    max_nodes: u64,
+    /// Whether the CPU has POPCNT (detected once, used when choosing where to branch).
+    popcnt: bool,
+}
+
+impl Bitmask {
+    /// Builds the backend; honours `options.max_nodes`.
+    pub fn new(options: &Options) -> Bitmask {
+        #[cfg(target_arch = "x86_64")]
+        let popcnt = std::arch::is_x86_feature_detected!("popcnt");
+        #[cfg(not(target_arch = "x86_64"))]
+        let popcnt = false;
+        Bitmask {
+            max_nodes: options.max_nodes.unwrap_or(u64::MAX),
+            popcnt,
+        }
+    }
+}
+
+/// One search: the limit, what was found so far and the counters.
+struct Search {
+    limit: u32,
+    popcnt: bool,
+    max_nodes: u64,
+    found: u32,
+    first: Option<[u8; 81]>,
+    out_of_budget: bool,
+    stats: Stats,
+}
+
+impl Search {
+    fn new(limit: u32, max_nodes: u64, popcnt: bool) -> Search {
+        Search {
+            limit: limit.max(1),
+            popcnt,
+            max_nodes,
+            found: 0,
+            first: None,
+            out_of_budget: false,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Whether the search should stop (limit reached or budget spent).
+    #[inline]
+    fn done(&self) -> bool {
+        self.found >= self.limit || self.out_of_budget
+    }
+
+    /// Propagates `board` and explores it. Each level solves at least one more cell, so the
+    /// recursion is at most 81 deep.
+    fn run(&mut self, mut board: Board) {
+        self.stats.nodes += 1;
+        if self.stats.nodes > self.max_nodes {
+            self.out_of_budget = true;
+            return;
+        }
+        let Ok(pairs) = board.propagate() else {
+            return;
+        };
+        if board.is_solved() {
+            self.found += 1;
+            if self.first.is_none() {
+                self.first = Some(board.cells());
+            }
+            return;
+        }
+        let (b, bit, mut digits) = board.choose(pairs, self.popcnt);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            self.stats.guesses += 1;
+            if digits == 0 {
+                // Last alternative: no need to keep this node's state.
+                if board.guess(d, b, bit).is_ok() {
+                    self.run(board);
+                }
+                return;
+            }
+            let mut child = board;
+            if child.guess(d, b, bit).is_ok() {
+                self.run(child);
+            }
+            if self.done() {
+                return;
+            }
+        }
+    }
+
+    fn outcome(self) -> Outcome {
+        Outcome {
+            count: if self.out_of_budget {
+                Count::Unknown
+            } else {
+                Count::Exactly(self.found)
+            },
+            solution: self.first.and_then(|c| Grid::from_cells(c).ok()),
+            stats: self.stats,
+        }
+    }
+}
+
+impl Solver for Bitmask {
+    fn name(&self) -> &'static str {
+        "bitmask"
+    }
+
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+        let mut board = Board::empty();
+        for (cell, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 && board.place_cell(v as usize - 1, cell).is_err() {
+                return Outcome::none(Stats::default());
+            }
+        }
+        let mut search = Search::new(limit, self.max_nodes, self.popcnt);
+        search.run(board);
+        search.outcome()
+    }
+
+    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
+        let mut search = Search::new(limit, self.max_nodes, self.popcnt);
+        search.run(Board::from_masks(candidates.masks()));
+        search.outcome()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::basic::Basic;
+    use crate::verify;
+
+    const EASY: &str =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+    const HARD: &str =
+        "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+    const HARD_SOLUTION: &str =
+        "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+
+    fn grid(text: &str) -> Grid {
+        text.parse().expect("test grid")
+    }
+
+    /// A small deterministic generator (xorshift), so the random cases are the same each run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    #[test]
+    fn easy_puzzle_needs_no_guess() {
+        let mut s = Bitmask::new(&Options::default());
+        let o = s.solve(&grid(EASY), 2);
+        assert_eq!(o.count, Count::Exactly(1));
+        assert_eq!(o.stats.guesses, 0);
+        assert_eq!(o.stats.nodes, 1);
+    }
+
+    #[test]
+    fn hard_puzzle_needs_guesses_and_respects_the_budget() {
+        let mut s = Bitmask::new(&Options::default());
+        let o = s.solve(&grid(HARD), 2);
+        assert_eq!(o.count, Count::Exactly(1));
+        assert_eq!(o.solution, Some(grid(HARD_SOLUTION)));
+        assert!(o.stats.guesses > 0);
+        let nodes = o.stats.nodes;
+        assert!(nodes > 2);
+
+        let tight = Options {
+            max_nodes: Some(nodes - 1),
+            ..Options::default()
+        };
+        let o = Bitmask::new(&tight).solve(&grid(HARD), 2);
+        assert_eq!(o.count, Count::Unknown);
+        assert!(o.stats.nodes <= nodes);
+
+        let exact = Options {
+            max_nodes: Some(nodes),
+            ..Options::default()
+        };
+        assert_eq!(
+            Bitmask::new(&exact).solve(&grid(HARD), 2).count,
+            Count::Exactly(1)
+        );
+    }
+
+    /// The portable path (no POPCNT) makes exactly the same choices as the detected one.
+    #[test]
+    fn portable_choice_matches() {
+        let mut fast = Bitmask::new(&Options::default());
+        let mut portable = Bitmask {
+            popcnt: false,
+            ..fast.clone()
+        };
+        let mut n = 0;
+        for rec in crate::format::Reader::open("data/puzzles6_forum_hardest_1106.gz")
+            .expect("bundled data set")
+            .take(20)
+        {
+            let puzzle = rec.expect("bundled record").puzzle;
+            assert_eq!(
+                fast.solve_puzzle(&puzzle, 2),
+                portable.solve_puzzle(&puzzle, 2)
+            );
+            n += 1;
+        }
+        assert_eq!(n, 20);
+    }
+
+    /// Random clue subsets of a solution (often many solutions) and random extra clues (often
+    /// none, sometimes without a visible conflict): counts up to 3 and first solutions must
+    /// agree with the oracle.
+    #[test]
+    fn agrees_with_basic_on_random_grids() {
+        let solution = grid(HARD_SOLUTION);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut ours, mut oracle) = (
+            Bitmask::new(&Options::default()),
+            Basic::new(&Options::default()),
+        );
+        let mut seen = [0usize; 4];
+        for _ in 0..400 {
+            let mut cells = [0u8; 81];
+            let clues = 24 + rng.below(40) as usize;
+            for _ in 0..clues {
+                let c = rng.below(81) as usize;
+                cells[c] = solution.get(c);
+            }
+            for _ in 0..rng.below(3) {
+                cells[rng.below(81) as usize] = 1 + rng.below(9) as u8;
+            }
+            let g = Grid::from_cells(cells).expect("digits 0..=9");
+            let (a, b) = (ours.solve(&g, 3), oracle.solve(&g, 3));
+            assert_eq!(a.count, b.count, "{g}");
+            if let Some(s) = &a.solution {
+                verify::check(&g, s).expect("valid solution");
+            }
+            if a.count == Count::Exactly(1) {
+                assert_eq!(a.solution, b.solution, "{g}");
+            }
+            if let Count::Exactly(n) = a.count {
+                seen[n as usize] += 1;
+            }
+        }
+        // The generator reaches no solution, a unique one and at least three.
+        assert!(seen[0] > 0 && seen[1] > 0 && seen[3] > 0, "{seen:?}");
+    }
+
+    /// Random pencilmark positions: the candidates of a solution with random extra digits, some
+    /// cells' true digit removed now and then.
+    #[test]
+    fn agrees_with_basic_on_random_candidates() {
+        let solution = grid(HARD_SOLUTION);
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let (mut ours, mut oracle) = (
+            Bitmask::new(&Options::default()),
+            Basic::new(&Options::default()),
+        );
+        for _ in 0..300 {
+            let mut masks = [0u16; 81];
+            for (c, m) in masks.iter_mut().enumerate() {
+                *m = 1 << (solution.get(c) - 1);
+                if rng.below(3) == 0 {
+                    *m |= rng.below(512) as u16;
+                }
+            }
+            if rng.below(4) == 0 {
+                let c = rng.below(81) as usize;
+                masks[c] &= !(1 << (solution.get(c) - 1));
+            }
+            let cand = Candidates::from_masks(masks).expect("9-bit masks");
+            let (a, b) = (
+                ours.solve_candidates(&cand, 2),
+                oracle.solve_candidates(&cand, 2),
+            );
+            assert_eq!(a.count, b.count, "{cand}");
+            if a.count == Count::Exactly(1) {
+                assert_eq!(a.solution, b.solution, "{cand}");
+            }
+        }
+    }
+}
