@@ -15,9 +15,11 @@
 //! the other sets are used whole. `basic` is far too slow for whole sets (about 50 ms per
 //! 17-clue puzzle), so it runs only on `--ratio-sample M` puzzles spread evenly over each set
 //! (default 200), and the `× basic` column compares every backend with it on that same
-//! sample, in the same rounds. Per backend and set it prints puzzles/s, µs/puzzle, the share
-//! solved without guessing, guesses and search nodes per puzzle, and the distribution of the
-//! largest subset used.
+//! sample, in the same rounds. With `bitmask` among the backends (it is by default), the
+//! `% of bitmask` column gives each backend's throughput on the whole set as a share of
+//! bitmask's, measured in the same rounds. Per backend and set it prints puzzles/s, µs/puzzle,
+//! the share solved without guessing, guesses and search nodes per puzzle, and the
+//! distribution of the largest subset used.
 
 use std::time::Instant;
 use sudobench::format::Reader;
@@ -123,6 +125,7 @@ fn main() {
     let mut ratio_sample = 200;
     let mut backends = vec![
         "basic".to_string(),
+        "bitmask".to_string(),
         "logic".to_string(),
         "logic-lc".to_string(),
     ];
@@ -143,10 +146,10 @@ fn main() {
     let root = env!("CARGO_MANIFEST_DIR");
     println!(
         "| set | backend | puzzles | puzzles/s (CPU) | µs/puzzle (CPU) | puzzles/s (wall) | \
-         × basic | % no guess | guesses/puzzle | nodes/puzzle | \
+         × basic | % of bitmask | % no guess | guesses/puzzle | nodes/puzzle | \
          largest subset: puzzles with 0/1/2/3/4+ (max) |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for &(set, file) in SETS {
         if only.as_deref().is_some_and(|o| o != set) {
             continue;
@@ -188,11 +191,15 @@ fn main() {
             .iter()
             .position(|b| b == "basic")
             .map(|i| tallies[i].ratio_secs.0);
+        let bitmask_secs = backends
+            .iter()
+            .position(|b| b == "bitmask")
+            .map(|i| tallies[i].best_secs.0);
         for (name, t) in backends.iter().zip(&tallies) {
             if name == "basic" {
                 let m = small.len() as f64;
                 println!(
-                    "| {set} | basic (sample) | {} | {:.0} | {:.1} | {:.0} | 1.0 | | | | |",
+                    "| {set} | basic (sample) | {} | {:.0} | {:.1} | {:.0} | 1.0 | | | | | |",
                     small.len(),
                     m / t.ratio_secs.0,
                     t.ratio_secs.0 * 1e6 / m,
@@ -205,8 +212,11 @@ fn main() {
             let ratio = basic_secs
                 .map(|b| format!("{:.1}", b / t.ratio_secs.0))
                 .unwrap_or_else(|| "-".into());
+            let share = bitmask_secs
+                .map(|b| format!("{:.1}%", 100.0 * b / t.best_secs.0))
+                .unwrap_or_else(|| "-".into());
             println!(
-                "| {set} | {name} | {} | {:.0} | {:.1} | {:.0} | {ratio} | {:.1}% | {:.2} | {:.1} \
+                "| {set} | {name} | {} | {:.0} | {:.1} | {:.0} | {ratio} | {share} | {:.1}% | {:.2} | {:.1} \
                  | {}/{}/{}/{}/{} ({max}) |",
                 puzzles.len(),
                 n / t.best_secs.0,
