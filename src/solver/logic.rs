@@ -377,6 +377,11 @@ impl Engine {
 
     /// Places every digit that has exactly one field left in unit `u`.
     fn hidden_singles(&mut self, u: usize) -> Step {
+        // A unit with all nine digits placed has nothing left to find (an emptied cell is
+        // caught where it is emptied).
+        if self.placed[u] == ALL_DIGITS {
+            return Ok(());
+        }
         let cells = &UNITS[u];
         let (mut once, mut twice) = (0u16, 0u16);
         for &c in cells {
@@ -446,11 +451,6 @@ impl Engine {
             if m & m.wrapping_sub(1) != 0 {
                 open |= 1 << i;
                 digits |= m;
-                let mut b = m;
-                while b != 0 {
-                    places[b.trailing_zeros() as usize] |= 1 << i;
-                    b &= b - 1;
-                }
             }
         }
         let n = pop(open);
@@ -459,6 +459,16 @@ impl Engine {
         }
         if n < 4 {
             return Ok(None);
+        }
+        let mut os = open;
+        while os != 0 {
+            let i = os.trailing_zeros() as usize;
+            os &= os - 1;
+            let mut b = fields[i];
+            while b != 0 {
+                places[b.trailing_zeros() as usize] |= 1 << i;
+                b &= b - 1;
+            }
         }
         let kmax = n / 2;
         let naked = smallest_subset(&fields, &places, open, kmax)?;
