@@ -267,4 +267,7 @@ conformance! {
     bitmask => "bitmask",
     logic => "logic",
     logic_lc => "logic-lc",
+    sat => "sat",
+    projection => "projection",
+    projection_tm => "projection-tm",
 }

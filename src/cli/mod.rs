@@ -6,7 +6,9 @@
 
 mod backends;
 mod closure;
+mod cnf;
 mod input;
+mod proof;
 mod solve;
 
 use anyhow::Result;
@@ -30,6 +32,8 @@ enum Command {
     Count(solve::CountArgs),
     /// List the backends.
     Backends,
+    /// Write puzzles as DIMACS CNF in a SAT encoding of the `sat` backend.
+    Cnf(cnf::CnfArgs),
 }
 
 /// Options shared by every subcommand that builds a backend.
@@ -44,6 +48,12 @@ pub struct BackendArgs {
     /// Seed for backends that use randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// CNF encoding for the `sat` backend: minimal, extended, reduced or augmented.
+    #[arg(long)]
+    pub encoding: Option<String>,
+    /// Iteration budget per puzzle of the projection backends.
+    #[arg(long)]
+    pub iterations: Option<u64>,
     /// Seconds an external program (`exec:CMD`) may take to answer one puzzle.
     #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
     pub timeout: f64,
@@ -61,12 +71,17 @@ impl BackendArgs {
     // The struct update keeps this compiling as backends add their own options.
     #[allow(clippy::needless_update)]
     pub fn options(&self) -> Options {
-        Options {
+        let mut options = Options {
             max_nodes: self.max_nodes,
             seed: self.seed,
+            sat_encoding: self.encoding.clone(),
             exec_timeout: std::time::Duration::from_secs_f64(self.timeout),
             ..Options::default()
+        };
+        if let Some(n) = self.iterations {
+            options.projection.iterations = n;
         }
+        options
     }
 
     /// Builds the chosen backend.
@@ -82,5 +97,6 @@ pub fn run() -> Result<bool> {
         Command::Solve(args) => solve::solve(&args),
         Command::Count(args) => solve::count(&args),
         Command::Backends => backends::list(),
+        Command::Cnf(args) => cnf::cnf(&args),
     }
 }

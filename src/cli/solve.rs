@@ -41,6 +41,10 @@ pub struct CountArgs {
     /// Count solutions up to this many (`N+` means at least N).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     limit: u32,
+    /// With `--backend sat`: for each puzzle found unique, write a DRAT proof that it has no
+    /// second solution (`SOURCE-LINE.drat`) and the CNF it refutes (`SOURCE-LINE.cnf`) here.
+    #[arg(long)]
+    proof: Option<std::path::PathBuf>,
     /// Count on this many threads (output order and content do not change).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     threads: u16,
@@ -278,16 +282,28 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
 /// `sudobench count`.
 pub fn count(args: &CountArgs) -> Result<bool> {
     let start = Instant::now();
+    let prover = match &args.proof {
+        None => None,
+        Some(dir) => Some(super::proof::Prover::new(dir, &args.backend, args.limit)?),
+    };
     let tally = run_lines(
         &args.backend,
         &args.files,
         args.limit,
         usize::from(args.threads),
-        &|_, outcome| {
-            (
-                outcome.count.display(args.limit),
-                outcome.count != Count::Unknown,
-            )
+        &|record, outcome| {
+            let line = outcome.count.display(args.limit);
+            if let (Some(p), Count::Exactly(1), Some(s)) =
+                (&prover, outcome.count, &outcome.solution)
+            {
+                if let Err(e) = p.prove(record, s) {
+                    return (
+                        format!("error: {}:{}: {e}", record.source, record.line),
+                        false,
+                    );
+                }
+            }
+            (line, outcome.count != Count::Unknown)
         },
     )?;
     eprintln!(

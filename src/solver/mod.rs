@@ -9,7 +9,9 @@ pub mod basic;
 pub mod bitmask;
 pub mod exec;
 pub mod logic;
+pub mod projection;
 mod registry;
+pub mod sat;
 
 pub use registry::{build, builtin_names, describe, BackendInfo, BuildError, Options, BACKENDS};
 

@@ -12,8 +12,12 @@ pub struct Options {
     pub max_nodes: Option<u64>,
     /// Seed for backends with randomness (projection starts).
     pub seed: u64,
+    /// CNF encoding of the `sat` backend by name (`None`: its default).
+    pub sat_encoding: Option<String>,
     /// How long an external program (`exec:CMD`) may take to answer one puzzle.
     pub exec_timeout: Duration,
+    /// Settings of the `projection` backends (iteration budget, relaxation, noise, ...).
+    pub projection: super::projection::ProjectionOptions,
 }
 
 impl Default for Options {
@@ -21,7 +25,9 @@ impl Default for Options {
         Options {
             max_nodes: None,
             seed: 1,
+            sat_encoding: None,
             exec_timeout: Duration::from_secs(10),
+            projection: Default::default(),
         }
     }
 }
@@ -82,6 +88,21 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     description: "logic plus box-line intersections (locked candidates) in the closure",
     default: true,
     build: |o| Ok(Box::new(super::logic::Logic::new(o, LogicConfig::LOCKED))),
+}, BackendInfo {
+    name: "sat",
+    description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness",
+    default: true,
+    build: |o| Ok(Box::new(super::sat::Sat::new(o)?)),
+}, BackendInfo {
+    name: "projection",
+    description: "Douglas-Rachford in the product space on the 9x9x9 0/1 cube (incomplete)",
+    default: true,
+    build: |o| super::projection::build(o, super::projection::Algorithm::DouglasRachford),
+}, BackendInfo {
+    name: "projection-tm",
+    description: "Malitsky-Tam resolvent splitting on the 9x9x9 0/1 cube (incomplete)",
+    default: false,
+    build: |o| super::projection::build(o, super::projection::Algorithm::MalitskyTam),
 }];
 
 /// Names of the built-in backends.

@@ -1,0 +1,142 @@
+//! `sudobench cnf`: writes puzzles as DIMACS CNF in one of the `sat` backend's encodings, so
+//! that any SAT solver can be run on exactly the formula the backend solves.
+//!
+//! Each argument is a puzzle (81 or 729 characters) or a puzzle file (plain or gzip, `-` for
+//! standard input). One puzzle is written to stdout; several need `--out DIR`, which gets one
+//! `NNNNNN.cnf` per record (numbered from 1 in input order) and a line per record on stdout.
+
+use super::input::{inputs, Input};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use sudobench::format::Record;
+use sudobench::grid::{Candidates, Grid, Puzzle};
+use sudobench::solver::sat::{dimacs, Encoding, Formula, Givens};
+
+/// Arguments of `sudobench cnf`.
+#[derive(Args, Debug)]
+pub struct CnfArgs {
+    /// Encoding: minimal, extended, reduced or augmented (default: the `sat` backend's).
+    #[arg(long)]
+    encoding: Option<String>,
+    /// Write one file per puzzle into this directory instead of one formula to stdout.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Puzzles (81 or 729 characters) or puzzle files (`-` or nothing for standard input).
+    puzzles: Vec<String>,
+}
+
+/// Reads an argument as a puzzle if it is one and no file has that name.
+fn literal_puzzle(arg: &str) -> Option<Puzzle> {
+    if Path::new(arg).exists() {
+        return None;
+    }
+    match arg.len() {
+        81 => Grid::from_bytes(arg.as_bytes()).ok().map(Puzzle::Grid),
+        729 => Candidates::from_bytes(arg.as_bytes())
+            .ok()
+            .map(Puzzle::Candidates),
+        _ => None,
+    }
+}
+
+/// Every record named by the arguments, puzzles given inline first-class.
+fn records(args: &[String]) -> Box<dyn Iterator<Item = Input>> {
+    if args.is_empty() {
+        return Box::new(inputs(&[]));
+    }
+    let args = args.to_vec();
+    Box::new(
+        args.into_iter()
+            .flat_map(|arg| -> Box<dyn Iterator<Item = Input>> {
+                match literal_puzzle(&arg) {
+                    Some(puzzle) => Box::new(std::iter::once(Ok(Record {
+                        source: Arc::from("argument"),
+                        line: 1,
+                        puzzle,
+                        expected: None,
+                        meta: String::new(),
+                    }))),
+                    None => Box::new(inputs(&[arg])),
+                }
+            }),
+    )
+}
+
+fn write_formula(
+    out: &mut dyn Write,
+    formula: &mut Formula,
+    enc: Encoding,
+    r: &Record,
+) -> io::Result<()> {
+    let givens = match &r.puzzle {
+        Puzzle::Grid(g) => Givens::Grid(g),
+        Puzzle::Candidates(c) => Givens::Candidates(c),
+    };
+    formula.build(enc, givens);
+    let title = format!("sudobench puzzle {} ({}:{})", r.puzzle, r.source, r.line);
+    dimacs::write(out, formula, &[], &[&title])
+}
+
+/// `sudobench cnf`.
+pub fn cnf(args: &CnfArgs) -> Result<bool> {
+    let encoding = match &args.encoding {
+        None => Encoding::DEFAULT,
+        Some(name) => name.parse()?,
+    };
+    let mut formula = Formula::new();
+    let mut items = records(&args.puzzles);
+    let Some(dir) = &args.out else {
+        let first = items.next();
+        if items.next().is_some() {
+            bail!("several puzzles: give --out DIR to write one file each");
+        }
+        return match first {
+            None => bail!("no puzzle given"),
+            Some(Err(e)) => {
+                eprintln!("error: {e}");
+                Ok(false)
+            }
+            Some(Ok(record)) => {
+                let stdout = io::stdout();
+                let mut out = BufWriter::new(stdout.lock());
+                write_formula(&mut out, &mut formula, encoding, &record)?;
+                out.flush()?;
+                Ok(true)
+            }
+        };
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut ok = true;
+    let stdout = io::stdout();
+    let mut listing = BufWriter::new(stdout.lock());
+    for (i, item) in items.enumerate() {
+        match item {
+            Err(e) => {
+                ok = false;
+                writeln!(listing, "error: {e}")?;
+            }
+            Ok(record) => {
+                let path = dir.join(format!("{:06}.cnf", i + 1));
+                let file =
+                    File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+                let mut w = BufWriter::new(file);
+                write_formula(&mut w, &mut formula, encoding, &record)
+                    .and_then(|()| w.flush())
+                    .with_context(|| format!("writing {}", path.display()))?;
+                writeln!(
+                    listing,
+                    "{} {} variables {} clauses",
+                    path.display(),
+                    formula.num_vars(),
+                    formula.num_clauses()
+                )?;
+            }
+        }
+    }
+    listing.flush()?;
+    Ok(ok)
+}

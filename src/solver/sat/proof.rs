@@ -1,0 +1,124 @@
+//! Proofs of uniqueness: a DRAT proof that a puzzle has no second solution, checkable by any
+//! independent DRAT checker.
+//!
+//! [`prove_unique`] encodes the puzzle, finds a first solution S with one solver, then gives a
+//! second, fresh solver the same formula plus the clause that blocks S (negation of S's digits
+//! in the cells the givens do not fix) with varisat's DRAT output switched on *before* any
+//! clause is added (its API requires that, and DRAT cannot express clauses added after a
+//! solve). That formula is unsatisfiable exactly when S is the only solution, and the DRAT
+//! proof certifies it. The CNF written is exactly what the proving solver received, so
+//!
+//! ```text
+//! rate PUZZLE.cnf PUZZLE.drat        # prints "s VERIFIED"
+//! drat-trim PUZZLE.cnf PUZZLE.drat   # any other DRAT checker works the same way
+//! ```
+//!
+//! checks it. What the checker does not check is that the CNF encodes the puzzle and that the
+//! last clause blocks S: the CNF's comments say what every variable means, the formula is the
+//! one `sudobench cnf --encoding NAME` prints (plus the blocking clause, its last line), and S
+//! itself is checked by `verify`. With `--encoding extended` the CNF is the textbook encoding
+//! with one unit clause per clue, the easiest to audit by hand.
+
+use super::dimacs;
+use super::encoding::{Encoding, Formula, Givens};
+use crate::grid::{Grid, Puzzle};
+use std::io::{self, Write};
+use varisat::{ExtendFormula, ProofFormat};
+
+/// What [`prove_unique`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proven {
+    /// The formula is unsatisfiable (no proof is written for this case).
+    NoSolution,
+    /// The puzzle has exactly this solution; the CNF and the DRAT proof were written.
+    Unique(Grid),
+    /// The puzzle has at least two solutions (the files hold no valid proof).
+    Multiple,
+}
+
+/// Why a proof could not be produced.
+#[derive(Debug, thiserror::Error)]
+pub enum ProofError {
+    /// Writing the CNF or the proof failed.
+    #[error("writing: {0}")]
+    Io(#[from] io::Error),
+    /// The SAT solver reported an error (e.g. while writing its proof).
+    #[error("SAT solver: {0}")]
+    Solver(String),
+    /// The solver's model did not decode into a grid.
+    #[error("the SAT model does not decode to a grid")]
+    Decode,
+}
+
+/// Proves that `puzzle` has a unique solution: writes the CNF (the `encoding` of the puzzle
+/// plus the clause blocking its first solution) to `cnf` and the DRAT refutation of it to
+/// `proof`. See the module documentation for how to check the result.
+pub fn prove_unique(
+    puzzle: &Puzzle,
+    encoding: Encoding,
+    cnf: &mut dyn Write,
+    proof: &mut dyn Write,
+) -> Result<Proven, ProofError> {
+    let givens = match puzzle {
+        Puzzle::Grid(g) => Givens::Grid(g),
+        Puzzle::Candidates(c) => Givens::Candidates(c),
+    };
+    let mut formula = Formula::new();
+    formula.build(encoding, givens);
+
+    // First solution.
+    let mut finder = varisat::Solver::new();
+    for clause in formula.clauses() {
+        finder.add_clause(clause);
+    }
+    match finder.solve() {
+        Ok(true) => {}
+        Ok(false) => return Ok(Proven::NoSolution),
+        Err(e) => return Err(ProofError::Solver(e.to_string())),
+    }
+    let model = finder.model().ok_or(ProofError::Decode)?;
+    let mut truth = vec![false; formula.num_vars()];
+    for lit in model {
+        if let Some(t) = truth.get_mut(lit.index()) {
+            *t = lit.is_positive();
+        }
+    }
+    let mut blocking = Vec::new();
+    let solution = formula
+        .decode(&truth, &mut blocking)
+        .ok_or(ProofError::Decode)?;
+    drop(finder);
+
+    let title = [
+        format!("sudobench uniqueness proof input: puzzle {puzzle}"),
+        format!("solution {solution}"),
+        "the last clause blocks that solution; the formula is unsatisfiable iff it is unique"
+            .to_string(),
+    ];
+    let title: Vec<&str> = title.iter().map(String::as_str).collect();
+    dimacs::write(cnf, &formula, &[&blocking], &title)?;
+    cnf.flush()?;
+
+    // The refutation, by a solver that writes DRAT from its first clause on.
+    let mut buffered = io::BufWriter::new(proof);
+    let unsat = {
+        let mut prover = varisat::Solver::new();
+        prover.write_proof(&mut buffered, ProofFormat::Drat);
+        for clause in formula.clauses() {
+            prover.add_clause(clause);
+        }
+        prover.add_clause(&blocking);
+        let result = prover.solve();
+        let closed = prover.close_proof();
+        match (result, closed) {
+            (Err(e), _) | (_, Err(e)) => return Err(ProofError::Solver(e.to_string())),
+            (Ok(sat), Ok(())) => !sat,
+        }
+    };
+    buffered.flush()?;
+    Ok(if unsat {
+        Proven::Unique(solution)
+    } else {
+        Proven::Multiple
+    })
+}

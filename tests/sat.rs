@@ -1,0 +1,369 @@
+//! The `sat` backend beyond the conformance suite: every encoding against the oracle, DIMACS
+//! export read back by an independent parser, and uniqueness proofs checked by the independent
+//! DRAT checker `rate` (which must be installed: `cargo install --locked rate`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use sudobench::format::Reader;
+use sudobench::grid::{Candidates, Grid, Puzzle};
+use sudobench::solver::basic::Basic;
+use sudobench::solver::sat::dimacs;
+use sudobench::solver::sat::proof::{prove_unique, Proven};
+use sudobench::solver::sat::{Encoding, Sat};
+use sudobench::solver::{Count, Options, Solver};
+use sudobench::verify;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const BIN: &str = env!("CARGO_BIN_EXE_sudobench");
+
+/// The first `n` records of a bundled data set.
+fn sample(file: &str, n: usize) -> Vec<Puzzle> {
+    Reader::open(&format!("{ROOT}/data/{file}"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .take(n)
+        .map(|r| r.unwrap_or_else(|e| panic!("{e}")).puzzle)
+        .collect()
+}
+
+fn samples() -> Vec<Puzzle> {
+    let mut all = Vec::new();
+    for (file, n) in [
+        ("puzzles2_17_clue.gz", 40),
+        ("puzzles3_magictour_top1465.gz", 20),
+        ("puzzles6_forum_hardest_1106.gz", 10),
+        ("puzzles7_serg_benchmark.gz", 20),
+        ("puzzles0_kaggle.csv.gz", 10),
+    ] {
+        all.extend(sample(file, n));
+    }
+    all
+}
+
+/// The `rate` DRAT checker: on PATH or in cargo's bin directory; a clear failure if missing.
+fn rate() -> PathBuf {
+    let on_path = std::env::var_os("PATH")
+        .map(|p| {
+            std::env::split_paths(&p)
+                .map(|d| d.join("rate"))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    let in_cargo = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))
+        .map(|c| c.join("bin").join("rate"));
+    on_path
+        .into_iter()
+        .chain(in_cargo)
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "the DRAT checker `rate` is not installed (looked on PATH and in ~/.cargo/bin); \
+                 install it with: cargo install --locked rate"
+            )
+        })
+}
+
+/// Runs `rate CNF DRAT`; true if it printed `s VERIFIED` and exited 0.
+fn rate_verifies(rate: &Path, cnf: &Path, drat: &Path) -> bool {
+    let out = Command::new(rate)
+        .arg(cnf)
+        .arg(drat)
+        .output()
+        .expect("rate runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    out.status.success() && stdout.lines().any(|l| l.trim() == "s VERIFIED")
+}
+
+#[test]
+fn every_encoding_agrees_with_basic_on_samples() {
+    let puzzles = samples();
+    let mut basic = Basic::new(&Options::default());
+    let truth: Vec<_> = puzzles.iter().map(|p| basic.solve_puzzle(p, 2)).collect();
+    for e in Encoding::ALL {
+        let mut s = Sat::with_encoding(e);
+        for (p, want) in puzzles.iter().zip(&truth) {
+            for limit in [1, 2] {
+                let got = s.solve_puzzle(p, limit);
+                let want_count = match want.count {
+                    Count::Exactly(n) => Count::Exactly(n.min(limit)),
+                    Count::Unknown => panic!("oracle undecided"),
+                };
+                assert_eq!(got.count, want_count, "{e} limit {limit} on {p}");
+                let sol = got
+                    .solution
+                    .unwrap_or_else(|| panic!("{e}: no solution for {p}"));
+                verify::check_puzzle(p, &sol).unwrap_or_else(|err| panic!("{e} {p}: {err}"));
+                if want.count == Count::Exactly(1) {
+                    assert_eq!(Some(sol), want.solution, "{e} {p}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_encoding_solves_pencilmarks_with_eliminations() {
+    // The hard puzzle's candidates after removing, in every empty cell, the digits its clue
+    // peers hold, plus one more elimination that keeps the solution.
+    let g: Grid =
+        "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
+            .parse()
+            .unwrap();
+    let sol: Grid =
+        "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+            .parse()
+            .unwrap();
+    let mut masks = *Candidates::from_grid(&g).masks();
+    for (cell, mask) in masks.iter_mut().enumerate() {
+        if g.get(cell) == 0 {
+            for &p in &sudobench::grid::PEERS[cell] {
+                let v = g.get(p as usize);
+                if v != 0 {
+                    *mask &= !(1 << (v - 1));
+                }
+            }
+        }
+    }
+    let keep = 1u16 << (sol.get(1) - 1);
+    let other = masks[1] & !keep;
+    masks[1] &= !(other & other.wrapping_neg()); // drop the lowest wrong candidate of r1c2
+    let c = Candidates::from_masks(masks).unwrap();
+    for e in Encoding::ALL {
+        let got = Sat::with_encoding(e).solve_candidates(&c, 2);
+        assert_eq!(got.count, Count::Exactly(1), "{e}");
+        assert_eq!(got.solution, Some(sol), "{e}");
+    }
+    // Eliminating the solution's digit from one cell leaves no solution.
+    masks[1] &= !keep;
+    let c = Candidates::from_masks(masks).unwrap();
+    for e in Encoding::ALL {
+        let got = Sat::with_encoding(e).solve_candidates(&c, 2);
+        assert_eq!(got.count, Count::Exactly(0), "{e}");
+    }
+}
+
+#[test]
+fn cli_cnf_round_trips_through_an_independent_parser() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = sample("puzzles3_magictour_top1465.gz", 3);
+    let file = dir.path().join("p.txt");
+    let text: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    for e in Encoding::ALL {
+        // One puzzle on the command line, to stdout.
+        let first = puzzles[0].to_line();
+        let out = Command::new(BIN)
+            .args(["cnf", "--encoding", e.name(), &first])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        let ours = dimacs::parse(&text).unwrap_or_else(|err| panic!("{e}: {err}"));
+        // varisat's own DIMACS parser reads the same header and clauses.
+        let theirs = varisat::dimacs::DimacsParser::parse(text.as_bytes()).unwrap();
+        assert_eq!(theirs.var_count(), ours.num_vars, "{e}");
+        assert_eq!(theirs.len(), ours.clauses.len(), "{e}");
+        let header = text.lines().find(|l| l.starts_with("p cnf")).unwrap();
+        assert_eq!(
+            header,
+            format!("p cnf {} {}", ours.num_vars, ours.clauses.len())
+        );
+        // The formula read back decides the puzzle: satisfiable, and its model, read through
+        // the variable meanings in the comments, is the oracle's solution.
+        let mut solver = varisat::Solver::new();
+        solver.add_formula(&theirs);
+        assert_eq!(solver.solve().ok(), Some(true), "{e}");
+        let model = solver.model().unwrap();
+        let sol = decode_with_comments(&text, &model);
+        let want = Basic::new(&Options::default())
+            .solve_puzzle(&puzzles[0], 2)
+            .solution
+            .unwrap();
+        assert_eq!(sol, want, "{e}");
+
+        // A file of several puzzles into a directory.
+        let out_dir = dir.path().join(e.name());
+        let out = Command::new(BIN)
+            .args(["cnf", "--encoding", e.name(), "--out"])
+            .arg(&out_dir)
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        for i in 1..=puzzles.len() {
+            let text = std::fs::read_to_string(out_dir.join(format!("{i:06}.cnf"))).unwrap();
+            dimacs::parse(&text).unwrap();
+        }
+    }
+    // Several puzzles without --out, and a bad encoding name, are usage errors.
+    let out = Command::new(BIN).args(["cnf"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = Command::new(BIN)
+        .args(["cnf", "--encoding", "bogus", &puzzles[0].to_line()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Reads a grid from a model using the file's comments: the fixed numbering of `minimal` and
+/// `extended`, or the `c v N rRcC=D` lines of the simplified encodings plus the puzzle's clues.
+fn decode_with_comments(text: &str, model: &[varisat::Lit]) -> Grid {
+    let puzzle_line = text
+        .lines()
+        .next()
+        .and_then(|l| l.split_whitespace().nth(3))
+        .unwrap();
+    let mut cells: Vec<u8> = puzzle_line
+        .bytes()
+        .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+        .collect();
+    let positive: std::collections::HashSet<isize> = model
+        .iter()
+        .filter(|l| l.is_positive())
+        .map(|l| l.to_dimacs())
+        .collect();
+    let explicit = text.lines().any(|l| l.starts_with("c v "));
+    if explicit {
+        for l in text.lines().filter(|l| l.starts_with("c v ")) {
+            let mut parts = l.split_whitespace().skip(2);
+            let var: isize = parts.next().unwrap().parse().unwrap();
+            let meaning = parts.next().unwrap();
+            if !positive.contains(&var) || meaning.contains('~') {
+                continue;
+            }
+            // rRcC=D
+            let b = meaning.as_bytes();
+            let (r, c, d) = (b[1] - b'1', b[3] - b'1', b[5] - b'0');
+            cells[r as usize * 9 + c as usize] = d;
+        }
+    } else {
+        for &v in &positive {
+            let i = (v - 1) as usize;
+            cells[i / 9] = (i % 9) as u8 + 1;
+        }
+    }
+    Grid::from_cells(cells.try_into().unwrap()).unwrap()
+}
+
+#[test]
+fn uniqueness_proofs_are_checked_by_rate() {
+    let rate = rate();
+    let dir = tempfile::tempdir().unwrap();
+    // A full grid (every cell a clue) first: its blocking clause is over the clues.
+    let full: Grid =
+        "462831957795426183381795426173984265659312748248567319926178534834259671517643892"
+            .parse()
+            .unwrap();
+    let mut puzzles = vec![Puzzle::Grid(full)];
+    puzzles.extend(sample("puzzles2_17_clue.gz", 3));
+    puzzles.extend(sample("puzzles3_magictour_top1465.gz", 2));
+    puzzles.extend(sample("puzzles6_forum_hardest_1106.gz", 2));
+    for e in Encoding::ALL {
+        for (i, p) in puzzles.iter().enumerate() {
+            let cnf = dir.path().join(format!("{e}-{i}.cnf"));
+            let drat = dir.path().join(format!("{e}-{i}.drat"));
+            let mut cf = std::fs::File::create(&cnf).unwrap();
+            let mut df = std::fs::File::create(&drat).unwrap();
+            let got = prove_unique(p, e, &mut cf, &mut df).unwrap();
+            drop((cf, df));
+            let Proven::Unique(sol) = got else {
+                panic!("{e}: {p} not proven unique: {got:?}");
+            };
+            verify::check_puzzle(p, &sol).unwrap();
+            assert!(
+                rate_verifies(&rate, &cnf, &drat),
+                "{e}: rate rejects the proof for {p}"
+            );
+            // The checker is not a rubber stamp: without the blocking clause (the last line)
+            // the formula is satisfiable and the same proof must be rejected.
+            let text = std::fs::read_to_string(&cnf).unwrap();
+            let mut lines: Vec<&str> = text.lines().collect();
+            lines.pop();
+            let header = lines.iter().position(|l| l.starts_with("p cnf")).unwrap();
+            let parts: Vec<usize> = lines[header][6..]
+                .split_whitespace()
+                .map(|x| x.parse().unwrap())
+                .collect();
+            let fixed_header = format!("p cnf {} {}", parts[0], parts[1] - 1);
+            lines[header] = &fixed_header;
+            let weakened = dir.path().join(format!("{e}-{i}-weak.cnf"));
+            std::fs::write(&weakened, lines.join("\n") + "\n").unwrap();
+            assert!(
+                !rate_verifies(&rate, &weakened, &drat),
+                "{e}: rate accepted a proof for a satisfiable formula"
+            );
+        }
+    }
+    // A puzzle with several solutions gets no uniqueness proof.
+    let multi = sample("puzzles7_serg_benchmark.gz", 1).remove(0);
+    let (mut c, mut d) = (Vec::new(), Vec::new());
+    assert_eq!(
+        prove_unique(&multi, Encoding::DEFAULT, &mut c, &mut d).unwrap(),
+        Proven::Multiple
+    );
+}
+
+#[test]
+fn cli_count_writes_proofs_for_unique_puzzles_only() {
+    let rate = rate();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("mixed.txt");
+    let unique = sample("puzzles3_magictour_top1465.gz", 2);
+    let multi = sample("puzzles7_serg_benchmark.gz", 1);
+    let text = format!("{}\n{}\n{}\n", unique[0], multi[0], unique[1]);
+    std::fs::write(&input, text).unwrap();
+    let proofs = dir.path().join("proofs");
+    let out = Command::new(BIN)
+        .args([
+            "count",
+            "--backend",
+            "sat",
+            "--encoding",
+            "extended",
+            "--proof",
+        ])
+        .arg(&proofs)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n2+\n1\n");
+    let mut names: Vec<String> = std::fs::read_dir(&proofs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "mixed.txt-1.cnf",
+            "mixed.txt-1.drat",
+            "mixed.txt-3.cnf",
+            "mixed.txt-3.drat"
+        ]
+    );
+    for stem in ["mixed.txt-1", "mixed.txt-3"] {
+        assert!(rate_verifies(
+            &rate,
+            &proofs.join(format!("{stem}.cnf")),
+            &proofs.join(format!("{stem}.drat"))
+        ));
+    }
+    // --proof is for the sat backend only.
+    let out = Command::new(BIN)
+        .args(["count", "--backend", "basic", "--proof"])
+        .arg(&proofs)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
