@@ -277,7 +277,7 @@ impl Engine {
         for (cell, &m) in masks.iter().enumerate() {
             let m = m & ALL_DIGITS;
             self.cand[cell] = m;
-            match m.count_ones() {
+            match pop(m) {
                 0 => empty = true,
                 1 => {
                     self.queue[self.queued] = cell as u8;
@@ -575,7 +575,7 @@ impl Engine {
     fn grid(&self) -> Option<Grid> {
         let mut cells = [0u8; CELLS];
         for (v, &m) in cells.iter_mut().zip(&self.cand) {
-            if m.count_ones() != 1 {
+            if m == 0 || m & (m - 1) != 0 {
                 return None;
             }
             *v = m.trailing_zeros() as u8 + 1;
