@@ -270,4 +270,6 @@ conformance! {
     sat => "sat",
     projection => "projection",
     projection_tm => "projection-tm",
+    dlx => "dlx",
+    dlx_array => "dlx-array",
 }

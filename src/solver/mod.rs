@@ -7,6 +7,9 @@
 
 pub mod basic;
 pub mod bitmask;
+pub mod dlx;
+pub mod dlx_array;
+pub mod exact_cover;
 pub mod exec;
 pub mod logic;
 pub mod projection;

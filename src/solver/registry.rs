@@ -103,6 +103,16 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     description: "Malitsky-Tam resolvent splitting on the 9x9x9 0/1 cube (incomplete)",
     default: false,
     build: |o| super::projection::build(o, super::projection::Algorithm::MalitskyTam),
+}, BackendInfo {
+    name: "dlx",
+    description: "exact cover by Knuth's Algorithm X with dancing links (729 options x 324 items)",
+    default: true,
+    build: |o| Ok(Box::new(super::dlx::Dlx::new(o)?)),
+}, BackendInfo {
+    name: "dlx-array",
+    description: "the dlx search with kudoku-style counter arrays instead of links",
+    default: true,
+    build: |o| Ok(Box::new(super::dlx_array::DlxArray::new(o))),
 }];
 
 /// Names of the built-in backends.
