@@ -265,6 +265,8 @@ macro_rules! conformance {
 conformance! {
     basic => "basic",
     bitmask => "bitmask",
+    logic => "logic",
+    logic_lc => "logic-lc",
     sat => "sat",
     projection => "projection",
     projection_tm => "projection-tm",

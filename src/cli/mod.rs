@@ -6,6 +6,7 @@
 
 mod backends;
 mod bench;
+mod closure;
 mod cnf;
 mod input;
 mod proof;

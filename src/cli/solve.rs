@@ -20,6 +20,12 @@ pub struct SolveArgs {
     /// Accept the first solution found instead of also checking that it is the only one.
     #[arg(long)]
     first: bool,
+    /// Stop at the logical closure (logic and logic-lc only) and print the partial grid.
+    #[arg(long)]
+    no_guess: bool,
+    /// With --no-guess: print the remaining candidates as a 729-character pencilmark line.
+    #[arg(long, requires = "no_guess")]
+    pencilmarks: bool,
     /// Solve on this many threads (output order and content do not change).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     threads: u16,
@@ -244,6 +250,9 @@ fn run_lines(
 
 /// `sudobench solve`.
 pub fn solve(args: &SolveArgs) -> Result<bool> {
+    if args.no_guess {
+        return super::closure::run(&args.backend, &args.files, args.pencilmarks);
+    }
     let limit = if args.first { 1 } else { 2 };
     let start = Instant::now();
     let tally = run_lines(

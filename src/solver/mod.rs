@@ -11,6 +11,7 @@ pub mod dlx;
 pub mod dlx_array;
 pub mod exact_cover;
 pub mod exec;
+pub mod logic;
 pub mod projection;
 mod registry;
 pub mod sat;

@@ -1,5 +1,6 @@
 //! Backends by name: the list the CLI shows and the constructor it calls.
 
+use super::logic::LogicConfig;
 use super::Solver;
 use std::time::Duration;
 
@@ -77,6 +78,16 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
         "bit boards per digit and band, singles + locked candidates to a fixpoint, bivalue-first search: the fast one",
     default: true,
     build: |o| Ok(Box::new(super::bitmask::Bitmask::new(o))),
+}, BackendInfo {
+    name: "logic",
+    description: "naked and hidden subsets of every size to a fixpoint, then branching",
+    default: true,
+    build: |o| Ok(Box::new(super::logic::Logic::new(o, LogicConfig::PLAIN))),
+}, BackendInfo {
+    name: "logic-lc",
+    description: "logic plus box-line intersections (locked candidates) in the closure",
+    default: true,
+    build: |o| Ok(Box::new(super::logic::Logic::new(o, LogicConfig::LOCKED))),
 }, BackendInfo {
     name: "sat",
     description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness",

@@ -1,0 +1,1062 @@
+//! `logic`: deduction the way a careful person reasons, after Thorkil Naur's Haskell solver,
+//! with guessing only where deduction stalls.
+//!
+//! The grid is 27 constraint sets (rows, columns, boxes) of 9 fields (cells); each field holds
+//! the elements (digits) it may still contain. Two reductions are applied to every set:
+//!
+//! - **reduction by field** (naked subsets): if `k` open fields of a set together allow at most
+//!   `k` digits, those digits are removed from every other field of the set; fewer than `k`
+//!   digits is a contradiction. `k = 1` is the naked single.
+//! - **reduction by element** (hidden subsets): if `k` digits of a set can only go in `k`
+//!   fields, every other digit is removed from those fields; fewer than `k` fields is a
+//!   contradiction. `k = 1` is the hidden single.
+//!
+//! The shortest reducing subset is applied first: singles are propagated to a fixpoint, then
+//! the smallest reducing subset over all 27 sets is applied, and so on until nothing changes:
+//! the *logical closure* ([`closure`]). Optionally box–line intersections (locked candidates,
+//! "pointing" and "claiming") join the closure, between singles and subsets; that variant is
+//! registered as the separate backend `logic-lc`.
+//!
+//! How the subset search stays cheap:
+//! - candidates are 9-bit masks; solved fields and placed digits are left out, so a set with
+//!   `n` open fields has exactly `n` open digits after single propagation;
+//! - a naked subset of `k` fields has a hidden complement of `n − k` digits that makes exactly
+//!   the same eliminations, so sizes up to `n / 2` suffice, searched in both directions by the
+//!   same routine (hidden subsets are naked subsets of the transposed digit → field masks);
+//! - only items with at most `k` bits can be part of a size-`k` subset, and a partial union
+//!   with more than `k` bits is pruned;
+//! - each set is searched again only after one of its fields changed (results are cached per
+//!   set), and a guess starts from the parent's fixpoint, so only the sets it touches are
+//!   searched again.
+//!
+//! When the closure stalls short of a solution, the backend branches on a field with fewest
+//! candidates (recursion bounded by the 81 fields), so it is complete.
+
+use super::{Count, Options, Outcome, Solver, Stats};
+use crate::grid::{Candidates, Grid, ALL_DIGITS, BOX_OF, CELLS, PEERS, UNITS, UNITS_OF};
+
+/// Which deductions the closure uses besides singles and subsets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LogicConfig {
+    /// Also apply box–line intersections (locked candidates: pointing and claiming).
+    pub locked_candidates: bool,
+}
+
+impl LogicConfig {
+    /// Singles and subsets only (the `logic` backend).
+    pub const PLAIN: LogicConfig = LogicConfig {
+        locked_candidates: false,
+    };
+    /// Singles, subsets and locked candidates (the `logic-lc` backend).
+    pub const LOCKED: LogicConfig = LogicConfig {
+        locked_candidates: true,
+    };
+}
+
+/// What deduction alone makes of a position: the result of [`closure`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Closure {
+    /// The candidates left. After a contradiction: the candidates at the moment it was found
+    /// (some field or digit without a place), not a fixpoint.
+    pub candidates: Candidates,
+    /// Deduction proved that the position has no solution.
+    pub contradiction: bool,
+    /// Largest subset size a reduction used: 0 nothing was eliminated, 1 singles only,
+    /// 2 a pair, 3 a triple, ... (locked candidates do not count as subsets).
+    pub max_subset: u32,
+}
+
+impl Closure {
+    /// Whether deduction alone solved the position (every field holds one digit, no
+    /// contradiction).
+    pub fn is_solved(&self) -> bool {
+        !self.contradiction && self.candidates.masks().iter().all(|m| m.count_ones() == 1)
+    }
+
+    /// The fields deduction decided, as a grid (0 for fields still open or empty).
+    pub fn grid(&self) -> Grid {
+        self.candidates.singles()
+    }
+}
+
+/// Computes the logical closure of a position: singles and naked/hidden subsets of every size
+/// (plus locked candidates if configured) applied over all 27 sets until nothing changes.
+///
+/// The result does not depend on the order in which reductions are applied (each one stays
+/// valid as candidates shrink), only `max_subset` does; shortest-first keeps it minimal in
+/// practice.
+pub fn closure(start: &Candidates, config: LogicConfig) -> Closure {
+    let mut engine = Engine::new(config);
+    let consistent = engine.load(start.masks()).is_ok() && engine.close().is_ok();
+    Closure {
+        // Every mask stays within the nine digit bits.
+        candidates: Candidates::from_masks(engine.cand).unwrap_or(Candidates::ALL),
+        contradiction: !consistent,
+        max_subset: engine.max_subset,
+    }
+}
+
+/// Deduction found that the position has no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Contradiction;
+
+type Step<T = ()> = Result<T, Contradiction>;
+
+/// Bit `u` set for each of the three units (`u` in 0..27) a cell belongs to.
+const UNIT_BITS: [u32; CELLS] = {
+    let mut t = [0u32; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        let u = UNITS_OF[i];
+        t[i] = (1 << u[0]) | (1 << u[1]) | (1 << u[2]);
+        i += 1;
+    }
+    t
+};
+
+/// All 27 units.
+const ALL_UNITS: u32 = (1 << 27) - 1;
+
+/// A box–line intersection: three cells shared by a box and a row or column, the box's other
+/// six cells and the line's other six cells.
+#[derive(Clone, Copy)]
+struct Intersection {
+    /// Unit bits of the box and the line (for dirty tracking).
+    units: u32,
+    inter: [u8; 3],
+    box_rest: [u8; 6],
+    line_rest: [u8; 6],
+}
+
+/// The 54 box–line intersections: for every box, its three rows and three columns.
+const INTERSECTIONS: [Intersection; 54] = {
+    let empty = Intersection {
+        units: 0,
+        inter: [0; 3],
+        box_rest: [0; 6],
+        line_rest: [0; 6],
+    };
+    let mut t = [empty; 54];
+    let mut n = 0;
+    let mut b = 0;
+    while b < 9 {
+        let box_unit = 18 + b;
+        // lines 0..3: the box's rows; 3..6: its columns.
+        let mut l = 0;
+        while l < 6 {
+            let line_unit = if l < 3 {
+                (b / 3) * 3 + l
+            } else {
+                9 + (b % 3) * 3 + (l - 3)
+            };
+            let mut x = Intersection {
+                units: (1 << box_unit) | (1 << line_unit),
+                ..empty
+            };
+            let (mut ni, mut nb, mut nl) = (0, 0, 0);
+            let mut k = 0;
+            while k < 9 {
+                let cell = UNITS[box_unit][k];
+                let mut in_line = false;
+                let mut j = 0;
+                while j < 9 {
+                    if UNITS[line_unit][j] == cell {
+                        in_line = true;
+                    }
+                    j += 1;
+                }
+                if in_line {
+                    x.inter[ni] = cell;
+                    ni += 1;
+                } else {
+                    x.box_rest[nb] = cell;
+                    nb += 1;
+                }
+                k += 1;
+            }
+            let mut j = 0;
+            while j < 9 {
+                let cell = UNITS[line_unit][j];
+                if BOX_OF[cell as usize] as usize != b {
+                    x.line_rest[nl] = cell;
+                    nl += 1;
+                }
+                j += 1;
+            }
+            t[n] = x;
+            n += 1;
+            l += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Naked subset (fields) or hidden subset (digits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `items` are field positions within the unit, `union` their digits.
+    Naked,
+    /// `items` are digits, `union` the positions within the unit that can hold them.
+    Hidden,
+}
+
+/// A reducing subset found in one unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reduction {
+    kind: Kind,
+    size: u8,
+    items: u16,
+    union: u16,
+}
+
+/// The closure engine: the candidate state and the bookkeeping that keeps it incremental.
+#[derive(Clone)]
+struct Engine {
+    cand: [u16; CELLS],
+    /// Cells with more than one candidate.
+    unsolved: u32,
+    /// Cells that became single and whose digit is not yet removed from their peers.
+    queue: [u8; CELLS],
+    queued: usize,
+    /// Digits placed (single and propagated) in each unit.
+    placed: [u16; 27],
+    /// Units changed since their last hidden-single check (the other two dirty sets are
+    /// filled from this one as single propagation consumes it).
+    hidden_dirty: u32,
+    /// Units changed since their last subset search.
+    subset_dirty: u32,
+    /// Units changed since the last locked-candidates pass.
+    lc_dirty: u32,
+    /// Units whose cached subset search found a reducing subset (in `best`).
+    has_best: u32,
+    best: [Reduction; 27],
+    config: LogicConfig,
+    max_subset: u32,
+    updates: u64,
+}
+
+const NO_REDUCTION: Reduction = Reduction {
+    kind: Kind::Naked,
+    size: 0,
+    items: 0,
+    union: 0,
+};
+
+impl Engine {
+    fn new(config: LogicConfig) -> Engine {
+        Engine {
+            cand: [ALL_DIGITS; CELLS],
+            unsolved: CELLS as u32,
+            queue: [0; CELLS],
+            queued: 0,
+            placed: [0; 27],
+            hidden_dirty: ALL_UNITS,
+            subset_dirty: ALL_UNITS,
+            lc_dirty: ALL_UNITS,
+            has_best: 0,
+            best: [NO_REDUCTION; 27],
+            config,
+            max_subset: 0,
+            updates: 0,
+        }
+    }
+
+    /// Starts from a position: every unit dirty, every single queued.
+    fn load(&mut self, masks: &[u16; CELLS]) -> Step {
+        self.queued = 0;
+        self.unsolved = 0;
+        self.placed = [0; 27];
+        self.hidden_dirty = ALL_UNITS;
+        self.subset_dirty = ALL_UNITS;
+        self.lc_dirty = ALL_UNITS;
+        self.has_best = 0;
+        self.max_subset = 0;
+        self.updates = 0;
+        let mut empty = false;
+        for (cell, &m) in masks.iter().enumerate() {
+            let m = m & ALL_DIGITS;
+            self.cand[cell] = m;
+            match pop(m) {
+                0 => empty = true,
+                1 => {
+                    self.queue[self.queued] = cell as u8;
+                    self.queued += 1;
+                }
+                _ => self.unsolved += 1,
+            }
+        }
+        if empty {
+            Err(Contradiction)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Returns to a fixpoint state saved by the caller: nothing queued, nothing dirty.
+    fn restore(&mut self, cand: &[u16; CELLS], placed: &[u16; 27], unsolved: u32) {
+        self.cand = *cand;
+        self.placed = *placed;
+        self.unsolved = unsolved;
+        self.queued = 0;
+        self.hidden_dirty = 0;
+        self.subset_dirty = 0;
+        self.lc_dirty = 0;
+        self.has_best = 0;
+    }
+
+    #[inline(always)]
+    fn touch(&mut self, cell: usize) {
+        self.hidden_dirty |= UNIT_BITS[cell];
+    }
+
+    /// Removes `bits` from a cell's candidates.
+    #[inline(always)]
+    fn remove(&mut self, cell: usize, bits: u16) -> Step {
+        let m = self.cand[cell];
+        if m & bits == 0 {
+            return Ok(());
+        }
+        let left = m & !bits;
+        self.cand[cell] = left;
+        self.updates += u64::from(pop(m & bits));
+        self.touch(cell);
+        if left == 0 {
+            return Err(Contradiction);
+        }
+        if left & (left - 1) == 0 {
+            self.unsolved -= 1;
+            self.queue[self.queued] = cell as u8;
+            self.queued += 1;
+        }
+        Ok(())
+    }
+
+    /// Restricts a cell to one digit (`bit` must be among its candidates and the cell open).
+    fn assign(&mut self, cell: usize, bit: u16) -> Step {
+        let m = self.cand[cell];
+        if m & bit == 0 {
+            return Err(Contradiction);
+        }
+        self.remove(cell, m & !bit)
+    }
+
+    /// Naked and hidden singles to a fixpoint.
+    fn singles(&mut self) -> Step {
+        let before = self.updates;
+        loop {
+            while self.queued > 0 {
+                self.queued -= 1;
+                let cell = self.queue[self.queued] as usize;
+                let bit = self.cand[cell];
+                for &u in &UNITS_OF[cell] {
+                    self.placed[u as usize] |= bit;
+                }
+                for &p in &PEERS[cell] {
+                    self.remove(p as usize, bit)?;
+                }
+            }
+            if self.hidden_dirty == 0 {
+                break;
+            }
+            let mut dirty = self.hidden_dirty;
+            self.hidden_dirty = 0;
+            self.subset_dirty |= dirty;
+            self.lc_dirty |= dirty;
+            while dirty != 0 {
+                let u = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                self.hidden_singles(u)?;
+            }
+        }
+        if self.updates > before {
+            self.max_subset = self.max_subset.max(1);
+        }
+        Ok(())
+    }
+
+    /// Places every digit that has exactly one field left in unit `u`.
+    fn hidden_singles(&mut self, u: usize) -> Step {
+        // A unit with all nine digits placed has nothing left to find (an emptied cell is
+        // caught where it is emptied).
+        if self.placed[u] == ALL_DIGITS {
+            return Ok(());
+        }
+        let cells = &UNITS[u];
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &c in cells {
+            let m = self.cand[c as usize];
+            twice |= once & m;
+            once |= m;
+        }
+        if once != ALL_DIGITS {
+            return Err(Contradiction);
+        }
+        // The queue is empty here, so every single cell's digit is in `placed`.
+        let mut exact = once & !twice & !self.placed[u];
+        while exact != 0 {
+            let bit = exact & exact.wrapping_neg();
+            exact ^= bit;
+            match cells.iter().find(|&&c| self.cand[c as usize] & bit != 0) {
+                Some(&c) => self.assign(c as usize, bit)?,
+                None => return Err(Contradiction),
+            }
+        }
+        Ok(())
+    }
+
+    /// One pass of locked candidates over the intersections whose box or line changed.
+    /// Returns whether anything was eliminated.
+    fn locked(&mut self) -> Step<bool> {
+        let before = self.updates;
+        let dirty = self.lc_dirty;
+        self.lc_dirty = 0;
+        for x in &INTERSECTIONS {
+            if x.units & dirty == 0 {
+                continue;
+            }
+            let or = |cells: &[u8]| cells.iter().fold(0u16, |a, &c| a | self.cand[c as usize]);
+            let inter = or(&x.inter);
+            let box_rest = or(&x.box_rest);
+            let line_rest = or(&x.line_rest);
+            // Pointing: digits the box holds only here leave the rest of the line.
+            let pointing = inter & !box_rest & line_rest;
+            // Claiming: digits the line holds only here leave the rest of the box.
+            let claiming = inter & !line_rest & box_rest;
+            if pointing != 0 {
+                for &c in &x.line_rest {
+                    self.remove(c as usize, pointing)?;
+                }
+            }
+            if claiming != 0 {
+                for &c in &x.box_rest {
+                    self.remove(c as usize, claiming)?;
+                }
+            }
+        }
+        Ok(self.updates > before)
+    }
+
+    /// Searches unit `u` for its smallest reducing subset (sizes 2..=n/2, naked before hidden
+    /// on equal sizes).
+    fn search_unit(&self, u: usize) -> Step<Option<Reduction>> {
+        let cells = &UNITS[u];
+        // fields[i]: digits of position i; places[d]: open positions that can hold digit d.
+        let mut fields = [0u16; 9];
+        let mut places = [0u16; 9];
+        let (mut open, mut digits) = (0u16, 0u16);
+        for (i, &c) in cells.iter().enumerate() {
+            let m = self.cand[c as usize];
+            fields[i] = m;
+            if m & m.wrapping_sub(1) != 0 {
+                open |= 1 << i;
+                digits |= m;
+            }
+        }
+        let n = pop(open);
+        if pop(digits) < n {
+            return Err(Contradiction);
+        }
+        if n < 4 {
+            return Ok(None);
+        }
+        let mut os = open;
+        while os != 0 {
+            let i = os.trailing_zeros() as usize;
+            os &= os - 1;
+            let mut b = fields[i];
+            while b != 0 {
+                places[b.trailing_zeros() as usize] |= 1 << i;
+                b &= b - 1;
+            }
+        }
+        let kmax = n / 2;
+        let naked = smallest_subset(&fields, &places, open, kmax)?;
+        let limit = naked.map_or(kmax, |(k, _, _)| k - 1);
+        if let Some((size, items, union)) = smallest_subset(&places, &fields, digits, limit)? {
+            return Ok(Some(Reduction {
+                kind: Kind::Hidden,
+                size: size as u8,
+                items,
+                union,
+            }));
+        }
+        Ok(naked.map(|(size, items, union)| Reduction {
+            kind: Kind::Naked,
+            size: size as u8,
+            items,
+            union,
+        }))
+    }
+
+    /// Applies a reducing subset of unit `u`.
+    fn apply(&mut self, u: usize, r: Reduction) -> Step {
+        let cells = &UNITS[u];
+        match r.kind {
+            Kind::Naked => {
+                for (i, &c) in cells.iter().enumerate() {
+                    if r.items & (1 << i) == 0 {
+                        self.remove(c as usize, r.union)?;
+                    }
+                }
+            }
+            Kind::Hidden => {
+                for (i, &c) in cells.iter().enumerate() {
+                    if r.union & (1 << i) != 0 {
+                        self.remove(c as usize, ALL_DIGITS & !r.items)?;
+                    }
+                }
+            }
+        }
+        self.max_subset = self.max_subset.max(u32::from(r.size));
+        Ok(())
+    }
+
+    /// Runs the closure to its fixpoint (or a contradiction).
+    fn close(&mut self) -> Step {
+        loop {
+            self.singles()?;
+            if self.unsolved == 0 {
+                return Ok(());
+            }
+            if self.config.locked_candidates && self.locked()? {
+                continue;
+            }
+            // Search the changed units, but stop at a pair: nothing is shorter, so it can be
+            // applied at once and the units not yet searched stay dirty for the next round.
+            let mut pair = (0..27).any(|u| self.has_best & (1 << u) != 0 && self.best[u].size == 2);
+            while self.subset_dirty != 0 && !pair {
+                let u = self.subset_dirty.trailing_zeros() as usize;
+                self.subset_dirty &= self.subset_dirty - 1;
+                match self.search_unit(u)? {
+                    Some(r) => {
+                        self.best[u] = r;
+                        self.has_best |= 1 << u;
+                        pair = r.size == 2;
+                    }
+                    None => self.has_best &= !(1 << u),
+                }
+            }
+            // The shortest reducing subset over all units (first unit on ties).
+            let mut pick: Option<usize> = None;
+            let mut found = self.has_best;
+            while found != 0 {
+                let u = found.trailing_zeros() as usize;
+                found &= found - 1;
+                if pick.is_none_or(|p| self.best[u].size < self.best[p].size) {
+                    pick = Some(u);
+                }
+            }
+            match pick {
+                None => return Ok(()),
+                Some(u) => {
+                    self.has_best &= !(1 << u);
+                    self.apply(u, self.best[u])?;
+                }
+            }
+        }
+    }
+
+    /// The open cell with fewest candidates (the first with two, if any).
+    fn branch_cell(&self) -> Option<usize> {
+        let mut best: Option<(usize, u32)> = None;
+        for (cell, &m) in self.cand.iter().enumerate() {
+            let n = pop(m);
+            if n >= 2 && best.is_none_or(|(_, b)| n < b) {
+                best = Some((cell, n));
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        best.map(|(c, _)| c)
+    }
+
+    fn grid(&self) -> Option<Grid> {
+        let mut cells = [0u8; CELLS];
+        for (v, &m) in cells.iter_mut().zip(&self.cand) {
+            if m == 0 || m & (m - 1) != 0 {
+                return None;
+            }
+            *v = m.trailing_zeros() as u8 + 1;
+        }
+        Grid::from_cells(cells).ok()
+    }
+}
+
+/// Set bits of every 9-bit mask. The baseline x86-64 target has no `popcnt` instruction and
+/// `count_ones` expands to a dozen instructions; this table is one load from L1.
+const POP: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 512 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn pop(m: u16) -> u32 {
+    u32::from(POP[usize::from(m & ALL_DIGITS)])
+}
+
+/// The smallest reducing subset, of size 2..=`limit`, among the items in `present`: item `i`
+/// has mask `masks[i]`, and `transpose[b]` is the set of items whose mask has bit `b`.
+///
+/// For fields (`masks` = digits of each position) this finds naked subsets; for digits
+/// (`masks` = positions of each digit) hidden ones. A subset is reducing if its union has as
+/// many bits as it has items and some other item meets that union (so applying it eliminates
+/// something). Returns `(size, items, union)`; a union with fewer bits than items is a
+/// contradiction.
+fn smallest_subset(
+    masks: &[u16; 9],
+    transpose: &[u16; 9],
+    present: u16,
+    limit: u32,
+) -> Step<Option<(u32, u16, u16)>> {
+    if limit < 2 {
+        return Ok(None);
+    }
+    // Only items with at most `limit` bits can be in a subset of at most `limit` items.
+    let mut items = [(0u16, 0u16); 9];
+    let mut n = 0;
+    let mut p = present;
+    while p != 0 {
+        let i = p.trailing_zeros() as usize;
+        p &= p - 1;
+        if pop(masks[i]) <= limit {
+            items[n] = (1 << i, masks[i]);
+            n += 1;
+        }
+    }
+    if n < 2 {
+        return Ok(None);
+    }
+    let items = &items[..n];
+    // Whether applying a subset with these items and union eliminates anything: some item
+    // outside it meets the union.
+    let reducing = |chosen: u16, union: u16| {
+        let mut outside = 0u16;
+        let mut b = union;
+        while b != 0 {
+            outside |= transpose[b.trailing_zeros() as usize];
+            b &= b - 1;
+        }
+        outside & !chosen != 0
+    };
+    // Nested loops over sizes 2, 3, 4 (n ≤ 9 open items, so `limit` ≤ 4). A union only grows,
+    // so a partial union above `limit` is pruned. When a subset is found, `limit` drops below
+    // its size. A subset that is not reducing is not extended: nothing outside meets its
+    // union, so a reducing superset would contain a smaller reducing subset.
+    let mut limit = limit.min(4);
+    let mut best = None;
+    for (a, &(ba, ma)) in items.iter().enumerate() {
+        for (b, &(bb, mb)) in items.iter().enumerate().skip(a + 1) {
+            let ub = ma | mb;
+            let pb = pop(ub);
+            if pb > limit {
+                continue;
+            }
+            let cb = ba | bb;
+            if pb <= 2 {
+                if pb < 2 {
+                    return Err(Contradiction);
+                }
+                if reducing(cb, ub) {
+                    return Ok(Some((2, cb, ub)));
+                }
+                continue;
+            }
+            if limit < 3 {
+                continue;
+            }
+            for (c, &(bc, mc)) in items.iter().enumerate().skip(b + 1) {
+                let uc = ub | mc;
+                let pc = pop(uc);
+                if pc > limit {
+                    continue;
+                }
+                let cc = cb | bc;
+                if pc <= 3 {
+                    if pc < 3 {
+                        return Err(Contradiction);
+                    }
+                    if reducing(cc, uc) {
+                        best = Some((3, cc, uc));
+                        limit = 2;
+                        break;
+                    }
+                    continue;
+                }
+                if limit < 4 {
+                    continue;
+                }
+                for &(bd, md) in items.iter().skip(c + 1) {
+                    let ud = uc | md;
+                    let pd = pop(ud);
+                    if pd > 4 {
+                        continue;
+                    }
+                    let cd = cc | bd;
+                    if pd < 4 {
+                        return Err(Contradiction);
+                    }
+                    if reducing(cd, ud) {
+                        best = Some((4, cd, ud));
+                        limit = 3;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// The `logic` backend (and `logic-lc` with locked candidates).
+#[derive(Clone)]
+pub struct Logic {
+    engine: Engine,
+    max_nodes: Option<u64>,
+}
+
+impl std::fmt::Debug for Logic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Logic")
+            .field("config", &self.engine.config)
+            .field("max_nodes", &self.max_nodes)
+            .finish()
+    }
+}
+
+impl Logic {
+    /// Builds the backend; honours `options.max_nodes` (one node = one closure computed).
+    pub fn new(options: &Options, config: LogicConfig) -> Logic {
+        Logic {
+            engine: Engine::new(config),
+            max_nodes: options.max_nodes,
+        }
+    }
+
+    /// The deductions this instance uses.
+    pub fn config(&self) -> LogicConfig {
+        self.engine.config
+    }
+}
+
+/// One search: the engine plus the counters of this call.
+struct Search<'a> {
+    engine: &'a mut Engine,
+    limit: u32,
+    max_nodes: u64,
+    found: u32,
+    first: Option<Grid>,
+    out_of_budget: bool,
+    stats: Stats,
+}
+
+impl Search<'_> {
+    fn done(&self) -> bool {
+        self.found >= self.limit || self.out_of_budget
+    }
+
+    /// Closes the engine's current state and branches if needed. The recursion depth is at
+    /// most the number of open cells (each level fixes one more cell), so ≤ 81.
+    fn node(&mut self) {
+        self.stats.nodes += 1;
+        if self.stats.nodes > self.max_nodes {
+            self.out_of_budget = true;
+            return;
+        }
+        if self.engine.close().is_err() {
+            return;
+        }
+        let Some(cell) = self.engine.branch_cell() else {
+            // Every cell single after propagation: a solution (peers never share a digit).
+            if let Some(g) = self.engine.grid() {
+                self.found += 1;
+                if self.first.is_none() {
+                    self.first = Some(g);
+                }
+            }
+            return;
+        };
+        let saved = self.engine.cand;
+        let placed = self.engine.placed;
+        let unsolved = self.engine.unsolved;
+        let mut options = saved[cell];
+        while options != 0 {
+            let bit = options & options.wrapping_neg();
+            options ^= bit;
+            self.stats.guesses += 1;
+            self.engine.restore(&saved, &placed, unsolved);
+            if self.engine.assign(cell, bit).is_ok() {
+                self.node();
+            }
+            if self.done() {
+                return;
+            }
+        }
+    }
+}
+
+impl Solver for Logic {
+    fn name(&self) -> &'static str {
+        if self.engine.config.locked_candidates {
+            "logic-lc"
+        } else {
+            "logic"
+        }
+    }
+
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+        self.solve_candidates(&Candidates::from_grid(puzzle), limit)
+    }
+
+    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
+        let engine = &mut self.engine;
+        let loaded = engine.load(candidates.masks());
+        let mut search = Search {
+            engine,
+            limit: limit.max(1),
+            max_nodes: self.max_nodes.unwrap_or(u64::MAX),
+            found: 0,
+            first: None,
+            out_of_budget: false,
+            stats: Stats::default(),
+        };
+        if loaded.is_ok() {
+            search.node();
+        }
+        let mut stats = search.stats;
+        stats.updates = search.engine.updates;
+        stats.max_subset = u64::from(search.engine.max_subset);
+        Outcome {
+            count: if search.out_of_budget {
+                Count::Unknown
+            } else {
+                Count::Exactly(search.found)
+            },
+            solution: search.first,
+            stats,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MEDIUM: &str =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+    const HARD: &str =
+        "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+
+    fn cell(r: usize, c: usize) -> usize {
+        9 * r + c
+    }
+
+    fn bits(digits: &[u8]) -> u16 {
+        digits.iter().fold(0, |a, &d| a | 1 << (d - 1))
+    }
+
+    fn plain() -> LogicConfig {
+        LogicConfig::default()
+    }
+
+    fn with_lc() -> LogicConfig {
+        LogicConfig {
+            locked_candidates: true,
+        }
+    }
+
+    /// Runs the closure on hand-built masks and checks the result is exactly `want`.
+    fn expect_closure(start: [u16; CELLS], want: [u16; CELLS], max_subset: u32) {
+        for config in [plain(), with_lc()] {
+            let c = Candidates::from_masks(start).unwrap();
+            let got = closure(&c, config);
+            assert!(!got.contradiction, "{config:?}");
+            for (i, &w) in want.iter().enumerate() {
+                assert_eq!(
+                    got.candidates.get(i),
+                    w,
+                    "{config:?}: cell r{}c{}",
+                    i / 9 + 1,
+                    i % 9 + 1
+                );
+            }
+            assert_eq!(got.max_subset, max_subset, "{config:?}");
+        }
+    }
+
+    #[test]
+    fn naked_pair() {
+        // r1c1 and r1c5 (different boxes) both allow only {1,2}: 1 and 2 leave the rest of
+        // row 1 and nothing else changes.
+        let mut start = [ALL_DIGITS; CELLS];
+        start[cell(0, 0)] = bits(&[1, 2]);
+        start[cell(0, 4)] = bits(&[1, 2]);
+        let mut want = start;
+        for c in [1, 2, 3, 5, 6, 7, 8] {
+            want[cell(0, c)] = ALL_DIGITS & !bits(&[1, 2]);
+        }
+        expect_closure(start, want, 2);
+    }
+
+    #[test]
+    fn hidden_pair() {
+        // In row 1, digits 4 and 7 fit only r1c2 and r1c8: those cells lose everything else.
+        let mut start = [ALL_DIGITS; CELLS];
+        for c in 0..9 {
+            start[cell(0, c)] = ALL_DIGITS & !bits(&[4, 7]);
+        }
+        start[cell(0, 1)] = bits(&[1, 3, 4, 7, 9]);
+        start[cell(0, 7)] = bits(&[2, 4, 5, 7]);
+        let mut want = start;
+        want[cell(0, 1)] = bits(&[4, 7]);
+        want[cell(0, 7)] = bits(&[4, 7]);
+        expect_closure(start, want, 2);
+    }
+
+    #[test]
+    fn naked_triple() {
+        // Column 3: {1,2}, {2,3}, {1,3} in three different boxes: no pair, but a triple.
+        let mut start = [ALL_DIGITS; CELLS];
+        start[cell(0, 2)] = bits(&[1, 2]);
+        start[cell(4, 2)] = bits(&[2, 3]);
+        start[cell(8, 2)] = bits(&[1, 3]);
+        let mut want = start;
+        for r in [1, 2, 3, 5, 6, 7] {
+            want[cell(r, 2)] = ALL_DIGITS & !bits(&[1, 2, 3]);
+        }
+        expect_closure(start, want, 3);
+    }
+
+    #[test]
+    fn hidden_triple() {
+        // Box 5: digits 1, 5, 9 fit only r4c4, r5c6, r6c5 (each with extra candidates).
+        let mut start = [ALL_DIGITS; CELLS];
+        for &c in &UNITS[18 + 4] {
+            start[c as usize] = ALL_DIGITS & !bits(&[1, 5, 9]);
+        }
+        start[cell(3, 3)] = bits(&[1, 2, 5, 6]);
+        start[cell(4, 5)] = bits(&[3, 5, 9]);
+        start[cell(5, 4)] = bits(&[1, 4, 7, 8, 9]);
+        let mut want = start;
+        want[cell(3, 3)] = bits(&[1, 5]);
+        want[cell(4, 5)] = bits(&[5, 9]);
+        want[cell(5, 4)] = bits(&[1, 9]);
+        expect_closure(start, want, 3);
+    }
+
+    #[test]
+    fn locked_candidates_only_with_lc() {
+        // Pointing: in box 1, digit 6 fits only row 1 (r1c2, r1c3); logic-lc removes 6 from
+        // the rest of row 1. Plain subsets see nothing here: neither subsumes the other.
+        let mut start = [ALL_DIGITS; CELLS];
+        for &c in &UNITS[18] {
+            start[c as usize] = ALL_DIGITS & !bits(&[6]);
+        }
+        start[cell(0, 1)] = ALL_DIGITS;
+        start[cell(0, 2)] = ALL_DIGITS;
+        let c = Candidates::from_masks(start).unwrap();
+        let got = closure(&c, plain());
+        assert!(!got.contradiction);
+        assert_eq!(got.candidates, c);
+        assert_eq!(got.max_subset, 0);
+        let got = closure(&c, with_lc());
+        let mut want = start;
+        for col in 3..9 {
+            want[cell(0, col)] &= !bits(&[6]);
+        }
+        assert!(!got.contradiction);
+        assert_eq!(*got.candidates.masks(), want);
+        assert_eq!(got.max_subset, 0);
+    }
+
+    #[test]
+    fn contradictions() {
+        // Three cells of a row sharing two digits.
+        let mut start = [ALL_DIGITS; CELLS];
+        for c in [0, 4, 8] {
+            start[cell(0, c)] = bits(&[3, 8]);
+        }
+        let got = closure(&Candidates::from_masks(start).unwrap(), plain());
+        assert!(got.contradiction);
+        // A digit with no place in a box.
+        let mut start = [ALL_DIGITS; CELLS];
+        for &c in &UNITS[20] {
+            start[c as usize] &= !bits(&[5]);
+        }
+        assert!(closure(&Candidates::from_masks(start).unwrap(), plain()).contradiction);
+        // An empty cell.
+        let mut start = [ALL_DIGITS; CELLS];
+        start[40] = 0;
+        assert!(closure(&Candidates::from_masks(start).unwrap(), plain()).contradiction);
+    }
+
+    #[test]
+    fn medium_puzzle_without_guessing() {
+        let g: Grid = MEDIUM.parse().unwrap();
+        for config in [plain(), with_lc()] {
+            let mut s = Logic::new(&Options::default(), config);
+            let out = s.solve(&g, 2);
+            assert_eq!(out.count, Count::Exactly(1));
+            assert_eq!(out.stats.guesses, 0, "{config:?}");
+            let c = closure(&Candidates::from_grid(&g), config);
+            assert!(c.is_solved());
+            assert_eq!(Some(c.grid()), out.solution);
+        }
+    }
+
+    #[test]
+    fn hard_puzzle_needs_guesses_and_budget_is_honoured() {
+        let g: Grid = HARD.parse().unwrap();
+        let mut s = Logic::new(&Options::default(), plain());
+        let out = s.solve(&g, 2);
+        assert_eq!(out.count, Count::Exactly(1));
+        assert!(out.stats.guesses > 0);
+        assert!(out.stats.max_subset >= 1);
+        let nodes = out.stats.nodes;
+        let budget = Options {
+            max_nodes: Some(nodes / 2),
+            ..Options::default()
+        };
+        let mut s = Logic::new(&budget, plain());
+        let out = s.solve(&g, 2);
+        assert_eq!(out.count, Count::Unknown);
+        assert!(out.stats.nodes <= nodes / 2 + 1);
+    }
+
+    #[test]
+    fn closure_keeps_the_solution() {
+        let g: Grid = HARD.parse().unwrap();
+        let solution = Logic::new(&Options::default(), plain())
+            .solve(&g, 1)
+            .solution
+            .unwrap();
+        for config in [plain(), with_lc()] {
+            let c = closure(&Candidates::from_grid(&g), config);
+            assert!(!c.contradiction);
+            for i in 0..CELLS {
+                assert!(c.candidates.allows(i, solution.get(i)));
+            }
+        }
+    }
+
+    #[test]
+    fn intersections_are_well_formed() {
+        for x in &INTERSECTIONS {
+            let b = BOX_OF[x.inter[0] as usize];
+            assert!(x.inter.iter().all(|&c| BOX_OF[c as usize] == b));
+            assert!(x.box_rest.iter().all(|&c| BOX_OF[c as usize] == b));
+            assert!(x.line_rest.iter().all(|&c| BOX_OF[c as usize] != b));
+            let mut all: Vec<u8> = x.inter.iter().chain(&x.box_rest).copied().collect();
+            all.sort_unstable();
+            all.dedup();
+            assert_eq!(all.len(), 9);
+            assert_eq!(x.units.count_ones(), 2);
+        }
+    }
+}
