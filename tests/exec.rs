@@ -147,3 +147,45 @@ fn crashing_hanging_and_garbage_programs_are_reported() {
         assert_eq!(out.status.code(), Some(1));
     }
 }
+
+#[test]
+fn bench_flags_a_lying_program_beside_the_builtins() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("sample.txt");
+    std::fs::write(&file, sample()).expect("write sample");
+    let backends = format!("bitmask,exec:{} --wrong 5", example());
+    let out = Command::new(env!("CARGO_BIN_EXE_sudobench"))
+        .args(["bench", "--backends", &backends, "--format", "csv"])
+        .arg(&file)
+        .current_dir(root())
+        .output()
+        .expect("bench runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("exec:"), "{stderr}");
+    let csv = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "header + one row per backend: {csv}");
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let col = header
+        .iter()
+        .position(|h| *h == "mismatches")
+        .expect("mismatches column");
+    let mismatches = |row: &str| -> u64 {
+        row.split(',')
+            .nth(col)
+            .and_then(|v| v.parse().ok())
+            .expect("count")
+    };
+    let exec_row = lines
+        .iter()
+        .find(|l| l.contains("exec:"))
+        .expect("exec row");
+    let builtin_row = lines
+        .iter()
+        .find(|l| l.contains("bitmask") && !l.contains("exec:"))
+        .expect("bitmask row");
+    // 62 records, every 5th answer corrupted: 12 wrong answers, all blamed on the program.
+    assert_eq!(mismatches(exec_row), 12, "{csv}");
+    assert_eq!(mismatches(builtin_row), 0, "{csv}");
+}
