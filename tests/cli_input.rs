@@ -2,11 +2,13 @@
 //! one output line (an answer or an error naming file and line), nothing panics, and the exit
 //! code says whether everything was fine.
 
+mod common;
+
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const EASY: &str =
     "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
@@ -16,19 +18,7 @@ const HARD: &str =
     "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
 
 fn sudobench(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudobench"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    let mut pipe = child.stdin.take().expect("stdin");
-    if let Some(bytes) = stdin {
-        pipe.write_all(bytes).expect("write stdin");
-    }
-    drop(pipe);
-    child.wait_with_output().expect("binary finishes")
+    common::run(args, stdin.unwrap_or_default())
 }
 
 fn lines(out: &Output) -> Vec<String> {

@@ -2,9 +2,10 @@
 //! the same answers as `basic`, and a program that lies, crashes, hangs or prints garbage is
 //! reported with file and line while the run goes on.
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 const EASY: &str =
     "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
@@ -30,21 +31,7 @@ fn example() -> String {
 }
 
 fn sudobench(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudobench"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("binary finishes")
+    common::run(args, stdin.as_bytes())
 }
 
 fn stdout(o: &Output) -> Vec<String> {

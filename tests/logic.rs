@@ -2,6 +2,8 @@
 //! set, what the closure leaves is within what naked + hidden singles leave (subsets are
 //! stronger than singles), every solution survives it, and it is a fixpoint.
 
+mod common;
+
 use sudobench::format::Reader;
 use sudobench::grid::Candidates;
 use sudobench::solver::logic::{closure, LogicConfig};
@@ -156,18 +158,7 @@ fn no_guess_share_matches_closure() {
 
 /// Runs the binary with `args`, feeding `input` on stdin; returns (exit code, stdout).
 fn sudobench(args: &[&str], input: &str) -> (i32, String) {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudobench"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    // A usage error exits before reading its input, so a broken pipe here is expected.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = child.wait_with_output().unwrap();
+    let out = common::run(args, input.as_bytes());
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

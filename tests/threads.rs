@@ -1,24 +1,12 @@
 //! Output integrity with threads: `solve` and `count` on several threads write exactly the
 //! same bytes as on one thread, in input order, for a 10,000-record input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn run(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudobench"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    // Feed stdin from another thread so a full stdout pipe cannot deadlock the test.
-    let feeder = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("binary finishes");
-    feeder.join().expect("feeder").expect("write stdin");
-    out
+    common::run(args, input)
 }
 
 /// 10,000 records: Kaggle puzzles (easy, so any backend is quick) with a malformed line, a multi-solution puzzle and a
