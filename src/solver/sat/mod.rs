@@ -33,8 +33,9 @@
 //! did 6,230/s on 17-clue but 2,359/s on magictour and 464/s on forum_hardest_1106; without
 //! rebuilds 3,508, 389 and 120/s.
 //!
-//! Limits: varisat has no interrupt and no conflict budget, so `Options::max_nodes` is not
-//! honoured (a Sudoku formula is always decided quickly). varisat does not expose its conflict
+//! Limits: varisat has no interrupt and no conflict budget, so one SAT call cannot be cut
+//! short (a Sudoku formula is always decided quickly); `Options::max_nodes` caps the number of
+//! SAT calls instead, which bounds counting many solutions (one call per model found). varisat does not expose its conflict
 //! or decision counters either, so `guesses`, `conflicts` and `decisions` stay 0; [`Stats`]
 //! reports only `iterations`, the number of SAT calls made (one per model found plus the final
 //! unsatisfiable one).
@@ -60,6 +61,8 @@ pub struct Sat {
     /// Give the solver the negated variables, so that its default decision (false) places a
     /// digit instead of eliminating one.
     place_first: bool,
+    /// At most this many SAT calls per puzzle (`Options::max_nodes`); past it, `Unknown`.
+    max_calls: u64,
 }
 
 impl Sat {
@@ -75,7 +78,9 @@ impl Sat {
                     reason: e.to_string(),
                 })?,
         };
-        Ok(Sat::with_encoding(encoding))
+        let mut sat = Sat::with_encoding(encoding);
+        sat.max_calls = options.max_nodes.unwrap_or(u64::MAX);
+        Ok(sat)
     }
 
     /// Builds the backend with a given encoding.
@@ -87,6 +92,7 @@ impl Sat {
             blocking: Vec::with_capacity(81),
             scratch: Vec::with_capacity(16),
             place_first: true,
+            max_calls: u64::MAX,
         }
     }
 
@@ -112,6 +118,13 @@ impl Sat {
         let mut found = 0u32;
         let mut first = None;
         loop {
+            if stats.iterations >= self.max_calls {
+                return Outcome {
+                    count: Count::Unknown,
+                    solution: first,
+                    stats,
+                };
+            }
             stats.iterations += 1;
             match solver.solve() {
                 Ok(true) => {}
