@@ -2,7 +2,7 @@
 //! against. Clarity beats speed here: no propagation beyond "digits already used in the row,
 //! column or box", and the next cell is the empty one with fewest remaining digits.
 
-use super::{Count, Options, Outcome, Solver, Stats};
+use super::{Options, Outcome, Solver, Stats};
 use crate::grid::{Candidates, Grid, ALL_DIGITS, BOX_OF, CELLS, COL_OF, ROW_OF};
 
 /// The oracle backtracker.
@@ -129,15 +129,7 @@ impl Search {
     }
 
     fn outcome(self) -> Outcome {
-        Outcome {
-            count: if self.out_of_budget {
-                Count::Unknown
-            } else {
-                Count::Exactly(self.found)
-            },
-            solution: self.first,
-            stats: self.stats,
-        }
+        Outcome::searched(self.found, self.out_of_budget, self.first, self.stats)
     }
 }
 

@@ -32,7 +32,7 @@
 //! When the closure stalls short of a solution, the backend branches on a field with fewest
 //! candidates (recursion bounded by the 81 fields), so it is complete.
 
-use super::{Count, Options, Outcome, Solver, Stats};
+use super::{Options, Outcome, Solver, Stats};
 use crate::grid::{Candidates, Grid, ALL_DIGITS, BOX_OF, CELLS, PEERS, UNITS, UNITS_OF};
 
 /// Which deductions the closure uses besides singles and subsets.
@@ -832,21 +832,14 @@ impl Solver for Logic {
         let mut stats = search.stats;
         stats.updates = search.engine.updates;
         stats.max_subset = u64::from(search.engine.max_subset);
-        Outcome {
-            count: if search.out_of_budget {
-                Count::Unknown
-            } else {
-                Count::Exactly(search.found)
-            },
-            solution: search.first,
-            stats,
-        }
+        Outcome::searched(search.found, search.out_of_budget, search.first, stats)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Count;
 
     const MEDIUM: &str =
         "000000907000420180000705026100904000050000040000507009920108000034059000507000000";

@@ -96,6 +96,25 @@ impl Outcome {
         }
     }
 
+    /// The answer of a search that found `found` solutions (the first being `solution`), or
+    /// `Unknown` when its node budget ran out before it could finish.
+    pub fn searched(
+        found: u32,
+        budget_spent: bool,
+        solution: Option<Grid>,
+        stats: Stats,
+    ) -> Outcome {
+        Outcome {
+            count: if budget_spent {
+                Count::Unknown
+            } else {
+                Count::Exactly(found)
+            },
+            solution,
+            stats,
+        }
+    }
+
     /// An answer saying "could not decide".
     pub fn unknown(stats: Stats) -> Outcome {
         Outcome {

@@ -15,7 +15,7 @@ mod tables;
 
 pub use singles::{singles_fixpoint, SinglesFixpoint};
 
-use super::{Count, Options, Outcome, Solver, Stats};
+use super::{Options, Outcome, Solver, Stats};
 use crate::grid::{Candidates, Grid};
 use board::Board;
 
@@ -113,15 +113,8 @@ impl Search {
     }
 
     fn outcome(self) -> Outcome {
-        Outcome {
-            count: if self.out_of_budget {
-                Count::Unknown
-            } else {
-                Count::Exactly(self.found)
-            },
-            solution: self.first.and_then(|c| Grid::from_cells(c).ok()),
-            stats: self.stats,
-        }
+        let solution = self.first.and_then(|c| Grid::from_cells(c).ok());
+        Outcome::searched(self.found, self.out_of_budget, solution, self.stats)
     }
 }
 
@@ -153,6 +146,7 @@ impl Solver for Bitmask {
 mod tests {
     use super::*;
     use crate::solver::basic::Basic;
+    use crate::solver::Count;
     use crate::verify;
 
     const EASY: &str =
