@@ -272,6 +272,7 @@ fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<(&'static str, String
     let mut rows = Vec::new();
     for set in sets {
         for b in &set.backends {
+            let (no_guess, guesses) = guess_columns(b, 2, 3);
             rows.push(vec![
                 ("set", set.name().to_string(), true),
                 ("source", set.source.clone(), true),
@@ -287,16 +288,8 @@ fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<(&'static str, String
                     format!("{:.3}", b.micros_per_puzzle()),
                     false,
                 ),
-                (
-                    "no_guess_pct",
-                    guess_columns(b, 2, 3).0.replace("n/a", "null"),
-                    false,
-                ),
-                (
-                    "guesses_per_puzzle",
-                    guess_columns(b, 2, 3).1.replace("n/a", "null"),
-                    false,
-                ),
+                ("no_guess_pct", no_guess.replace("n/a", "null"), false),
+                ("guesses_per_puzzle", guesses.replace("n/a", "null"), false),
                 ("covered", b.covered.to_string(), false),
                 ("total", set.selected.to_string(), false),
                 ("records", set.records.to_string(), false),

@@ -494,16 +494,7 @@ impl Formula {
             for line in 0..9 {
                 for seg in 0..3 {
                     for d in 0..9 {
-                        let row_cells = [
-                            line * 9 + 3 * seg,
-                            line * 9 + 3 * seg + 1,
-                            line * 9 + 3 * seg + 2,
-                        ];
-                        let col_cells = [
-                            (3 * seg) * 9 + line,
-                            (3 * seg + 1) * 9 + line,
-                            (3 * seg + 2) * 9 + line,
-                        ];
+                        let (row_cells, col_cells) = triad_cells(line, seg);
                         self.value[row_triad(line, seg, d)] = self.triad_value(row_cells, d);
                         self.value[col_triad(line, seg, d)] = self.triad_value(col_cells, d);
                     }
@@ -678,16 +669,7 @@ impl Formula {
         for line in 0..9 {
             for seg in 0..3 {
                 for d in 0..9 {
-                    let row_cells = [
-                        line * 9 + 3 * seg,
-                        line * 9 + 3 * seg + 1,
-                        line * 9 + 3 * seg + 2,
-                    ];
-                    let col_cells = [
-                        (3 * seg) * 9 + line,
-                        (3 * seg + 1) * 9 + line,
-                        (3 * seg + 2) * 9 + line,
-                    ];
+                    let (row_cells, col_cells) = triad_cells(line, seg);
                     self.triad_definition(row_triad(line, seg, d), row_cells, d);
                     self.triad_definition(col_triad(line, seg, d), col_cells, d);
                 }
@@ -727,6 +709,14 @@ impl Formula {
         self.group.extend([a, b, c]);
         self.emit_group(false, true, |_, _| false);
     }
+}
+
+/// The three cells of segment `seg` (0..3) of row `line`, and of column `line`: the cells a
+/// row triad and a column triad stand for.
+fn triad_cells(line: usize, seg: usize) -> ([usize; 3], [usize; 3]) {
+    let row = [0, 1, 2].map(|k| line * 9 + 3 * seg + k);
+    let col = [0, 1, 2].map(|k| (3 * seg + k) * 9 + line);
+    (row, col)
 }
 
 #[cfg(test)]
