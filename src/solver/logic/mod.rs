@@ -32,8 +32,11 @@
 //! When the closure stalls short of a solution, the backend branches on a field with fewest
 //! candidates (recursion bounded by the 81 fields), so it is complete.
 
+mod board;
+
 use super::{Options, Outcome, Solver, Stats};
-use crate::grid::{Candidates, Grid, ALL_DIGITS, BOX_OF, CELLS, PEERS, UNITS, UNITS_OF};
+use crate::grid::{Candidates, Grid, ALL_DIGITS, BOX_OF, CELLS, UNITS, UNITS_OF};
+use board::{Boards, Cells, ALL_CELLS, PEER_CELLS};
 
 /// Which deductions the closure uses besides singles and subsets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -114,21 +117,6 @@ const UNIT_BITS: [u32; CELLS] = {
     t
 };
 
-/// The peers of each cell as a bit set over the 81 cells.
-const PEER_BITS: [u128; CELLS] = {
-    let mut t = [0u128; CELLS];
-    let mut i = 0;
-    while i < CELLS {
-        let mut j = 0;
-        while j < 20 {
-            t[i] |= 1 << PEERS[i][j];
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
 /// All 27 units.
 const ALL_UNITS: u32 = (1 << 27) - 1;
 
@@ -141,6 +129,8 @@ struct Intersection {
     inter: [u8; 3],
     box_rest: [u8; 6],
     line_rest: [u8; 6],
+    box_rest_cells: Cells,
+    line_rest_cells: Cells,
 }
 
 /// The 54 box–line intersections: for every box, its three rows and three columns.
@@ -150,6 +140,8 @@ const INTERSECTIONS: [Intersection; 54] = {
         inter: [0; 3],
         box_rest: [0; 6],
         line_rest: [0; 6],
+        box_rest_cells: 0,
+        line_rest_cells: 0,
     };
     let mut t = [empty; 54];
     let mut n = 0;
@@ -185,6 +177,7 @@ const INTERSECTIONS: [Intersection; 54] = {
                     ni += 1;
                 } else {
                     x.box_rest[nb] = cell;
+                    x.box_rest_cells |= 1 << cell;
                     nb += 1;
                 }
                 k += 1;
@@ -194,6 +187,7 @@ const INTERSECTIONS: [Intersection; 54] = {
                 let cell = UNITS[line_unit][j];
                 if BOX_OF[cell as usize] as usize != b {
                     x.line_rest[nl] = cell;
+                    x.line_rest_cells |= 1 << cell;
                     nl += 1;
                 }
                 j += 1;
@@ -225,20 +219,25 @@ struct Reduction {
     union: u16,
 }
 
+/// The state of a search node at a fixpoint: what a guess saves and restores.
+#[derive(Clone, Copy)]
+struct State {
+    boards: Boards,
+    cand: [u16; CELLS],
+}
+
 /// The closure engine: the candidate state and the bookkeeping that keeps it incremental.
+///
+/// The digit boards are the truth; `cand`, the candidates per field that the subset search
+/// and locked candidates read, is brought in step with them whenever single propagation
+/// stalls ([`Engine::sync`]), for the fields that changed.
 #[derive(Clone)]
 struct Engine {
+    boards: Boards,
+    /// Per field: its digits as of the last sync.
     cand: [u16; CELLS],
-    /// Cells with more than one candidate.
-    unsolved: u32,
-    /// Cells that became single and whose digit is not yet removed from their peers.
-    queue: [u8; CELLS],
-    queued: usize,
-    /// Digits placed (single and propagated) in each unit.
-    placed: [u16; 27],
-    /// Units changed since their last hidden-single check (the other two dirty sets are
-    /// filled from this one as single propagation consumes it).
-    hidden_dirty: u32,
+    /// The digit boards as of the last sync.
+    synced: [Cells; 9],
     /// Units changed since their last subset search.
     subset_dirty: u32,
     /// Units changed since the last locked-candidates pass.
@@ -258,15 +257,38 @@ const NO_REDUCTION: Reduction = Reduction {
     union: 0,
 };
 
+/// The cells of every unit.
+const UNIT_CELLS: [Cells; 27] = {
+    let mut t = [0u128; 27];
+    let mut u = 0;
+    while u < 27 {
+        let mut i = 0;
+        while i < 9 {
+            t[u] |= 1 << UNITS[u][i];
+            i += 1;
+        }
+        u += 1;
+    }
+    t
+};
+
+/// The cells at the positions `positions` (bit `i` = `UNITS[u][i]`) of unit `u`.
+fn unit_cells(u: usize, positions: u16) -> Cells {
+    let mut cells = 0;
+    for (i, &c) in UNITS[u].iter().enumerate() {
+        if positions >> i & 1 != 0 {
+            cells |= 1 << c;
+        }
+    }
+    cells
+}
+
 impl Engine {
     fn new(config: LogicConfig) -> Engine {
         Engine {
+            boards: Boards::from_masks(&[ALL_DIGITS; CELLS]),
             cand: [ALL_DIGITS; CELLS],
-            unsolved: CELLS as u32,
-            queue: [0; CELLS],
-            queued: 0,
-            placed: [0; 27],
-            hidden_dirty: ALL_UNITS,
+            synced: [ALL_CELLS; 9],
             subset_dirty: ALL_UNITS,
             lc_dirty: ALL_UNITS,
             has_best: 0,
@@ -277,159 +299,88 @@ impl Engine {
         }
     }
 
-    /// Starts from a position: every unit dirty, every single queued.
+    /// Starts from a position: every unit dirty.
     fn load(&mut self, masks: &[u16; CELLS]) -> Step {
-        self.queued = 0;
-        self.unsolved = 0;
-        self.placed = [0; 27];
-        self.hidden_dirty = ALL_UNITS;
+        for (c, &m) in self.cand.iter_mut().zip(masks) {
+            *c = m & ALL_DIGITS;
+        }
+        self.boards = Boards::from_masks(&self.cand);
+        self.synced = self.boards.digits;
         self.subset_dirty = ALL_UNITS;
         self.lc_dirty = ALL_UNITS;
         self.has_best = 0;
         self.max_subset = 0;
         self.updates = 0;
-        let mut empty = false;
-        for (cell, &m) in masks.iter().enumerate() {
-            let m = m & ALL_DIGITS;
-            self.cand[cell] = m;
-            match pop(m) {
-                0 => empty = true,
-                1 => {
-                    self.queue[self.queued] = cell as u8;
-                    self.queued += 1;
-                }
-                _ => self.unsolved += 1,
-            }
-        }
-        if empty {
+        if self.cand.contains(&0) {
             Err(Contradiction)
         } else {
             Ok(())
         }
     }
 
-    /// Returns to a fixpoint state saved by the caller: nothing queued, nothing dirty.
-    fn restore(&mut self, cand: &[u16; CELLS], placed: &[u16; 27], unsolved: u32) {
-        self.cand = *cand;
-        self.placed = *placed;
-        self.unsolved = unsolved;
-        self.queued = 0;
-        self.hidden_dirty = 0;
+    /// The current state (a fixpoint of the closure), to [`restore`](Engine::restore) later.
+    fn save(&self) -> State {
+        State {
+            boards: self.boards,
+            cand: self.cand,
+        }
+    }
+
+    /// Returns to a fixpoint state saved by the caller: nothing dirty.
+    fn restore(&mut self, state: &State) {
+        self.boards = state.boards;
+        self.boards.settle();
+        self.cand = state.cand;
+        self.synced = state.boards.digits;
         self.subset_dirty = 0;
         self.lc_dirty = 0;
         self.has_best = 0;
     }
 
-    #[inline(always)]
-    fn touch(&mut self, cell: usize) {
-        self.hidden_dirty |= UNIT_BITS[cell];
+    /// Restricts a field to one digit (`bit` must be among its candidates).
+    fn assign(&mut self, cell: usize, bit: u16) {
+        self.boards.assign(cell, bit.trailing_zeros() as usize);
     }
 
-    /// Removes `bits` from a cell's candidates.
-    #[inline(always)]
-    fn remove(&mut self, cell: usize, bits: u16) -> Step {
-        let m = self.cand[cell];
-        if m & bits == 0 {
-            return Ok(());
+    /// Brings `cand` in step with the boards: the changed fields are read again, their units
+    /// become dirty and their eliminations are counted.
+    fn sync(&mut self) {
+        let mut changed: Cells = 0;
+        for (old, &now) in self.synced.iter().zip(&self.boards.digits) {
+            changed |= old ^ now;
         }
-        let left = m & !bits;
-        self.cand[cell] = left;
-        self.updates += u64::from(pop(m & bits));
-        self.touch(cell);
-        if left == 0 {
-            return Err(Contradiction);
+        if changed == 0 {
+            return;
         }
-        if left & (left - 1) == 0 {
-            self.unsolved -= 1;
-            self.queue[self.queued] = cell as u8;
-            self.queued += 1;
+        self.synced = self.boards.digits;
+        let mut dirty = 0u32;
+        let mut removed = 0u32;
+        let mut cells = changed;
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let now = self.boards.candidates(cell);
+            removed += pop(self.cand[cell]) - pop(now);
+            self.cand[cell] = now;
+            dirty |= UNIT_BITS[cell];
         }
-        Ok(())
-    }
-
-    /// Restricts a cell to one digit (`bit` must be among its candidates and the cell open).
-    fn assign(&mut self, cell: usize, bit: u16) -> Step {
-        let m = self.cand[cell];
-        if m & bit == 0 {
-            return Err(Contradiction);
-        }
-        self.remove(cell, m & !bit)
-    }
-
-    /// Naked and hidden singles to a fixpoint.
-    fn singles(&mut self) -> Step {
-        let before = self.updates;
-        loop {
-            while self.queued > 0 {
-                self.queued -= 1;
-                let cell = self.queue[self.queued] as usize;
-                let bit = self.cand[cell];
-                for &u in &UNITS_OF[cell] {
-                    self.placed[u as usize] |= bit;
-                }
-                for &p in &PEERS[cell] {
-                    self.remove(p as usize, bit)?;
-                }
-            }
-            if self.hidden_dirty == 0 {
-                break;
-            }
-            let mut dirty = self.hidden_dirty;
-            self.hidden_dirty = 0;
-            self.subset_dirty |= dirty;
-            self.lc_dirty |= dirty;
-            while dirty != 0 {
-                let u = dirty.trailing_zeros() as usize;
-                dirty &= dirty - 1;
-                self.hidden_singles(u)?;
-            }
-        }
-        if self.updates > before {
-            self.max_subset = self.max_subset.max(1);
-        }
-        Ok(())
-    }
-
-    /// Places every digit that has exactly one field left in unit `u`.
-    fn hidden_singles(&mut self, u: usize) -> Step {
-        // A unit with all nine digits placed has nothing left to find (an emptied cell is
-        // caught where it is emptied).
-        if self.placed[u] == ALL_DIGITS {
-            return Ok(());
-        }
-        let cells = &UNITS[u];
-        let (mut once, mut twice) = (0u16, 0u16);
-        for &c in cells {
-            let m = self.cand[c as usize];
-            twice |= once & m;
-            once |= m;
-        }
-        if once != ALL_DIGITS {
-            return Err(Contradiction);
-        }
-        // The queue is empty here, so every single cell's digit is in `placed`.
-        let mut exact = once & !twice & !self.placed[u];
-        while exact != 0 {
-            let bit = exact & exact.wrapping_neg();
-            exact ^= bit;
-            match cells.iter().find(|&&c| self.cand[c as usize] & bit != 0) {
-                Some(&c) => self.assign(c as usize, bit)?,
-                None => return Err(Contradiction),
-            }
-        }
-        Ok(())
+        self.updates += u64::from(removed);
+        self.subset_dirty |= dirty;
+        self.lc_dirty |= dirty;
     }
 
     /// One pass of locked candidates over the intersections whose box or line changed.
     /// Returns whether anything was eliminated.
-    fn locked(&mut self) -> Step<bool> {
-        let before = self.updates;
+    fn locked(&mut self) -> bool {
+        let before = self.boards.digits;
         let dirty = self.lc_dirty;
         self.lc_dirty = 0;
         for x in &INTERSECTIONS {
             if x.units & dirty == 0 {
                 continue;
             }
+            // `cand` may miss eliminations made earlier in this pass; reasoning from more
+            // candidates than there are only ever misses an elimination, never makes a wrong one.
             let or = |cells: &[u8]| cells.iter().fold(0u16, |a, &c| a | self.cand[c as usize]);
             let inter = or(&x.inter);
             let box_rest = or(&x.box_rest);
@@ -438,18 +389,18 @@ impl Engine {
             let pointing = inter & !box_rest & line_rest;
             // Claiming: digits the line holds only here leave the rest of the box.
             let claiming = inter & !line_rest & box_rest;
-            if pointing != 0 {
-                for &c in &x.line_rest {
-                    self.remove(c as usize, pointing)?;
-                }
-            }
-            if claiming != 0 {
-                for &c in &x.box_rest {
-                    self.remove(c as usize, claiming)?;
-                }
+            for (d, digits) in [(pointing, x.line_rest_cells), (claiming, x.box_rest_cells)]
+                .into_iter()
+                .flat_map(|(m, cells)| {
+                    (0..9)
+                        .filter(move |d| m >> d & 1 != 0)
+                        .map(move |d| (d, cells))
+                })
+            {
+                self.boards.remove(d, digits);
             }
         }
-        Ok(self.updates > before)
+        self.boards.digits != before
     }
 
     /// Searches unit `u` for its smallest reducing subset (sizes 2..=n/2, naked before hidden
@@ -505,36 +456,50 @@ impl Engine {
     }
 
     /// Applies a reducing subset of unit `u`.
-    fn apply(&mut self, u: usize, r: Reduction) -> Step {
-        let cells = &UNITS[u];
+    fn apply(&mut self, u: usize, r: Reduction) {
         match r.kind {
             Kind::Naked => {
-                for (i, &c) in cells.iter().enumerate() {
-                    if r.items & (1 << i) == 0 {
-                        self.remove(c as usize, r.union)?;
+                // The subset's digits leave the unit's other fields.
+                let others = UNIT_CELLS[u] & !unit_cells(u, r.items);
+                for d in 0..9 {
+                    if r.union >> d & 1 != 0 {
+                        self.boards.remove(d, others);
                     }
                 }
             }
             Kind::Hidden => {
-                for (i, &c) in cells.iter().enumerate() {
-                    if r.union & (1 << i) != 0 {
-                        self.remove(c as usize, ALL_DIGITS & !r.items)?;
+                // The subset's fields keep only its digits.
+                let fields = unit_cells(u, r.union);
+                for d in 0..9 {
+                    if r.items >> d & 1 == 0 {
+                        self.boards.remove(d, fields);
                     }
                 }
             }
         }
         self.max_subset = self.max_subset.max(u32::from(r.size));
-        Ok(())
     }
 
-    /// Runs the closure to its fixpoint (or a contradiction).
+    /// Runs the closure to its fixpoint (or a contradiction); `cand` is in step with the
+    /// boards afterwards.
     fn close(&mut self) -> Step {
+        let result = self.close_inner();
+        self.sync();
+        result
+    }
+
+    fn close_inner(&mut self) -> Step {
         loop {
-            self.singles()?;
-            if self.unsolved == 0 {
+            let before = self.boards.digits;
+            self.boards.singles()?;
+            if self.boards.digits != before {
+                self.max_subset = self.max_subset.max(1);
+            }
+            if self.boards.is_solved() {
                 return Ok(());
             }
-            if self.config.locked_candidates && self.locked()? {
+            self.sync();
+            if self.config.locked_candidates && self.locked() {
                 continue;
             }
             // Search the changed units, but stop at a pair: nothing is shorter, so it can be
@@ -566,7 +531,7 @@ impl Engine {
                 None => return Ok(()),
                 Some(u) => {
                     self.has_best &= !(1 << u);
-                    self.apply(u, self.best[u])?;
+                    self.apply(u, self.best[u]);
                 }
             }
         }
@@ -594,7 +559,7 @@ impl Engine {
         while ties != 0 {
             let cell = ties.trailing_zeros() as usize;
             ties &= ties - 1;
-            let reach = (open & PEER_BITS[cell]).count_ones();
+            let reach = (open & PEER_CELLS[cell]).count_ones();
             if best.is_none_or(|(_, r)| reach > r) {
                 best = Some((cell, reach));
             }
@@ -812,18 +777,15 @@ impl Search<'_> {
             }
             return;
         };
-        let saved = self.engine.cand;
-        let placed = self.engine.placed;
-        let unsolved = self.engine.unsolved;
-        let mut options = saved[cell];
+        let saved = self.engine.save();
+        let mut options = saved.cand[cell];
         while options != 0 {
             let bit = options & options.wrapping_neg();
             options ^= bit;
             self.stats.guesses += 1;
-            self.engine.restore(&saved, &placed, unsolved);
-            if self.engine.assign(cell, bit).is_ok() {
-                self.node();
-            }
+            self.engine.restore(&saved);
+            self.engine.assign(cell, bit);
+            self.node();
             if self.done() {
                 return;
             }
