@@ -9,7 +9,7 @@
 //! in a row, column or box come from folding its board's rows.
 
 use super::{Contradiction, Step};
-use crate::grid::{CELLS, PEERS};
+use crate::grid::{ALL_DIGITS, CELLS, PEERS};
 
 /// A set of cells: bit `9·row + column`.
 pub(super) type Cells = u128;
@@ -112,11 +112,22 @@ const UNCHECKED: Cells = Cells::MAX;
 impl Boards {
     /// The boards of candidate masks per cell (bit `d` = digit `d + 1`); nothing placed yet.
     pub(super) fn from_masks(masks: &[u16; CELLS]) -> Boards {
+        // Most fields of a puzzle are open with all nine digits: gather those into one set.
         let mut digits = [0; 9];
+        let mut open: Cells = 0;
         for (cell, &m) in masks.iter().enumerate() {
-            for (d, board) in digits.iter_mut().enumerate() {
-                *board |= Cells::from(m >> d & 1) << cell;
+            if m & ALL_DIGITS == ALL_DIGITS {
+                open |= 1 << cell;
+                continue;
             }
+            let mut m = m & ALL_DIGITS;
+            while m != 0 {
+                digits[m.trailing_zeros() as usize] |= 1 << cell;
+                m &= m - 1;
+            }
+        }
+        for board in &mut digits {
+            *board |= open;
         }
         Boards {
             digits,
@@ -204,8 +215,8 @@ impl Boards {
     }
 
     /// The candidates of `cell` as a digit mask.
-    #[inline(always)]
-    pub(super) fn candidates(&self, cell: usize) -> u16 {
+    #[cfg(test)]
+    fn candidates(&self, cell: usize) -> u16 {
         let mut m = 0;
         for (d, &board) in self.digits.iter().enumerate() {
             m |= ((board >> cell) as u16 & 1) << d;

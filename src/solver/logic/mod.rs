@@ -359,10 +359,18 @@ impl Engine {
         while cells != 0 {
             let cell = cells.trailing_zeros() as usize;
             cells &= cells - 1;
-            let now = self.boards.candidates(cell);
-            removed += pop(self.cand[cell]) - pop(now);
-            self.cand[cell] = now;
+            removed += pop(self.cand[cell]);
+            self.cand[cell] = 0;
             dirty |= UNIT_BITS[cell];
+        }
+        for (d, &board) in self.boards.digits.iter().enumerate() {
+            let mut cells = board & changed;
+            while cells != 0 {
+                let cell = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                self.cand[cell] |= 1 << d;
+                removed -= 1;
+            }
         }
         self.updates += u64::from(removed);
         self.subset_dirty |= dirty;
@@ -426,6 +434,10 @@ impl Engine {
         if n < 4 {
             return Ok(None);
         }
+        let kmax = n / 2;
+        if !may_hold_subset(&fields, open, digits, kmax) {
+            return Ok(None);
+        }
         let mut os = open;
         while os != 0 {
             let i = os.trailing_zeros() as usize;
@@ -436,7 +448,6 @@ impl Engine {
                 b &= b - 1;
             }
         }
-        let kmax = n / 2;
         let naked = smallest_subset(&fields, &places, open, kmax)?;
         let limit = naked.map_or(kmax, |(k, _, _)| k - 1);
         if let Some((size, items, union)) = smallest_subset(&places, &fields, digits, limit)? {
@@ -594,6 +605,32 @@ const POP: [u8; 512] = {
 #[inline(always)]
 fn pop(m: u16) -> u32 {
     u32::from(POP[usize::from(m & ALL_DIGITS)])
+}
+
+/// A quick necessary condition for a subset of size 2..=`kmax` among the `open` fields of a
+/// unit: `k` fields with at most `k` digits each (naked), or `k` digits with at most `k`
+/// places each (hidden), for some `k`. Most searches find nothing, and this rules out most of
+/// those without building the digit → field transpose.
+#[inline(always)]
+fn may_hold_subset(fields: &[u16; 9], open: u16, digits: u16, kmax: u32) -> bool {
+    // few[k]: open fields with at most k digits. at_least[j]: digits with more than j places
+    // (bit-sliced counters over the digits, saturating at 5).
+    let mut few = [0u32; 5];
+    let mut at_least = [0u16; 5];
+    let mut o = open;
+    while o != 0 {
+        let m = fields[o.trailing_zeros() as usize];
+        o &= o - 1;
+        let p = pop(m) as usize;
+        for (k, f) in few.iter_mut().enumerate() {
+            *f += u32::from(p <= k);
+        }
+        for j in (1..5).rev() {
+            at_least[j] |= at_least[j - 1] & m;
+        }
+        at_least[0] |= m;
+    }
+    (2..=kmax.min(4) as usize).any(|k| few[k] >= k as u32 || pop(digits & !at_least[k]) >= k as u32)
 }
 
 /// The smallest reducing subset, of size 2..=`limit`, among the items in `present`: item `i`
