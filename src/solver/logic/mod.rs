@@ -17,20 +17,27 @@
 //! "pointing" and "claiming") join the closure, between singles and subsets; that variant is
 //! registered as the separate backend `logic-lc`.
 //!
-//! How the subset search stays cheap:
-//! - candidates are 9-bit masks; solved fields and placed digits are left out, so a set with
-//!   `n` open fields has exactly `n` open digits after single propagation;
+//! How the closure stays cheap:
+//! - singles, the bulk of the work, run on nine digit boards (one bit per cell, see
+//!   [`board`]): a placement clears its peers with one mask, naked singles come from counting
+//!   bits across the boards, hidden singles from folding a board's rows, and only boards that
+//!   changed are looked at again;
+//! - the subsets read 9-bit candidate masks per field, brought in step with the boards when
+//!   single propagation stalls (only the fields that changed); solved fields and placed digits
+//!   are left out, so a set with `n` open fields has exactly `n` open digits;
 //! - a naked subset of `k` fields has a hidden complement of `n − k` digits that makes exactly
 //!   the same eliminations, so sizes up to `n / 2` suffice, searched in both directions by the
 //!   same routine (hidden subsets are naked subsets of the transposed digit → field masks);
-//! - only items with at most `k` bits can be part of a size-`k` subset, and a partial union
-//!   with more than `k` bits is pruned;
+//! - a count of fields with at most `k` digits (digits with at most `k` places) rules out most
+//!   sets before any combination is tried; only items with at most `k` bits can be part of a
+//!   size-`k` subset, and a partial union with more than `k` bits is pruned;
 //! - each set is searched again only after one of its fields changed (results are cached per
 //!   set), and a guess starts from the parent's fixpoint, so only the sets it touches are
 //!   searched again.
 //!
 //! When the closure stalls short of a solution, the backend branches on a field with fewest
-//! candidates (recursion bounded by the 81 fields), so it is complete.
+//! candidates (the one whose digits most open peers hold; recursion bounded by the 81 fields),
+//! so it is complete.
 
 mod board;
 
