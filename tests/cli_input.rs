@@ -263,3 +263,55 @@ fn pencilmark_lines_are_accepted() {
     let out = sudobench(&["solve"], Some(format!("{line}\n").as_bytes()));
     assert_eq!(lines(&out), vec![EASY_SOLUTION]);
 }
+
+/// Puzzles arriving one at a time on standard input (from a person, or a program that waits
+/// for each answer) are answered as they come, not once 256 have arrived or input has ended:
+/// for solve, count, solve --threads 2 and solve --no-guess.
+#[test]
+fn stdin_records_are_answered_as_they_arrive() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    const EASY: &str =
+        "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+    const OTHER: &str =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+    for args in [
+        &["solve"][..],
+        &["count"],
+        &["solve", "--threads", "2"],
+        &["solve", "--backend", "logic", "--no-guess"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sudobench"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("binary runs");
+        let mut stdin = child.stdin.take().expect("stdin pipe");
+        let stdout = child.stdout.take().expect("stdout pipe");
+        let (tx, rx) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.expect("utf-8 output")).is_err() {
+                    return;
+                }
+            }
+        });
+        let wait = Duration::from_secs(20);
+        for puzzle in [EASY, OTHER] {
+            writeln!(stdin, "{puzzle}").expect("write a puzzle");
+            stdin.flush().expect("flush");
+            let answer = rx
+                .recv_timeout(wait)
+                .unwrap_or_else(|_| panic!("{args:?}: no answer to {puzzle} while input is open"));
+            assert!(!answer.starts_with("error"), "{args:?}: {answer}");
+        }
+        drop(stdin);
+        assert!(child.wait().expect("exits").success(), "{args:?}");
+        reader.join().expect("reader");
+        assert!(rx.try_recv().is_err(), "{args:?}: one line per record");
+    }
+}

@@ -24,7 +24,8 @@ pub fn run(args: &BackendArgs, files: &[String], pencilmarks: bool) -> Result<bo
     let out = io::stdout();
     let mut out = BufWriter::new(out.lock());
     let (mut records, mut solved, mut partial, mut failed) = (0u64, 0u64, 0u64, 0u64);
-    for input in inputs(files) {
+    let mut inputs = inputs(files);
+    while let Some(input) = inputs.next() {
         records += 1;
         let line = match input {
             Err(e) => {
@@ -62,7 +63,12 @@ pub fn run(args: &BackendArgs, files: &[String], pencilmarks: bool) -> Result<bo
                 }
             }
         };
-        if let Err(e) = writeln!(out, "{line}") {
+        // Answer what has come before waiting for more input.
+        let written = writeln!(out, "{line}").and_then(|()| match inputs.ready() {
+            true => Ok(()),
+            false => out.flush(),
+        });
+        if let Err(e) = written {
             if e.kind() == io::ErrorKind::BrokenPipe {
                 return Ok(failed == 0);
             }

@@ -7,18 +7,50 @@ use sudobench::format::{Reader, Record};
 pub type Input = Result<Record, String>;
 
 /// Every record of every file in order; no files means standard input.
-pub fn inputs(files: &[String]) -> impl Iterator<Item = Input> {
-    let files: Vec<String> = if files.is_empty() {
+pub struct Inputs {
+    /// The files not opened yet, last first.
+    rest: Vec<String>,
+    current: Option<Reader>,
+}
+
+/// Every record of every file in order; no files means standard input.
+pub fn inputs(files: &[String]) -> Inputs {
+    let mut rest: Vec<String> = if files.is_empty() {
         vec!["-".to_string()]
     } else {
         files.to_vec()
     };
-    files
-        .into_iter()
-        .flat_map(|path| -> Box<dyn Iterator<Item = Input>> {
-            match Reader::open(&path) {
-                Ok(reader) => Box::new(reader.map(|item| item.map_err(|e| e.to_string()))),
-                Err(e) => Box::new(std::iter::once(Err(e.to_string()))),
+    rest.reverse();
+    Inputs {
+        rest,
+        current: None,
+    }
+}
+
+impl Inputs {
+    /// Whether the next input can be had without waiting for more bytes (see
+    /// [`Reader::line_ready`]); false between files, where opening the next one may wait.
+    pub fn ready(&self) -> bool {
+        self.current.as_ref().is_some_and(Reader::line_ready)
+    }
+}
+
+impl Iterator for Inputs {
+    type Item = Input;
+
+    fn next(&mut self) -> Option<Input> {
+        loop {
+            if let Some(reader) = &mut self.current {
+                match reader.next() {
+                    Some(item) => return Some(item.map_err(|e| e.to_string())),
+                    None => self.current = None,
+                }
             }
-        })
+            let path = self.rest.pop()?;
+            match Reader::open(&path) {
+                Ok(reader) => self.current = Some(reader),
+                Err(e) => return Some(Err(e.to_string())),
+            }
+        }
+    }
 }

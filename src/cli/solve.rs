@@ -1,6 +1,6 @@
 //! `sudobench solve` and `sudobench count`: one output line per input record, in input order.
 
-use super::input::{inputs, Input};
+use super::input::{inputs, Input, Inputs};
 use super::BackendArgs;
 use anyhow::Result;
 use clap::Args;
@@ -133,6 +133,33 @@ fn answer_chunk(
         .collect()
 }
 
+/// The next chunk of at most [`CHUNK`] inputs: waits for the first, then takes only what has
+/// already arrived, so that records trickling in (from a person or a program) are answered
+/// as they come. `None` at the end of the inputs.
+fn next_chunk(inputs: &mut Inputs) -> Option<Vec<Input>> {
+    let mut chunk = vec![inputs.next()?];
+    while chunk.len() < CHUNK && inputs.ready() {
+        match inputs.next() {
+            Some(input) => chunk.push(input),
+            None => break,
+        }
+    }
+    Some(chunk)
+}
+
+/// Flushes the output when no more input is at hand (the reader would wait for it), so that
+/// what has been answered is seen first; false once stdout is closed (broken pipe).
+fn flush_if_waiting(out: &mut impl Write, inputs: &Inputs) -> Result<bool> {
+    if inputs.ready() {
+        return Ok(true);
+    }
+    match out.flush() {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Writes answered lines and counts them; false once stdout is closed (broken pipe).
 fn emit(out: &mut impl Write, lines: Vec<(String, bool)>, tally: &mut Tally) -> Result<bool> {
     for (line, ok) in lines {
@@ -166,16 +193,12 @@ fn run_lines(
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut tally = Tally::default();
-    let mut inputs = inputs(files).peekable();
-    let mut next_chunk = || -> Option<Vec<Input>> {
-        inputs.peek()?;
-        Some(inputs.by_ref().take(CHUNK).collect())
-    };
+    let mut inputs = inputs(files);
     let open = if threads <= 1 {
         let mut open = true;
-        while let Some(chunk) = next_chunk() {
+        while let Some(chunk) = next_chunk(&mut inputs) {
             let lines = answer_chunk(solver.as_mut(), &chunk, limit, line_for);
-            if !emit(&mut out, lines, &mut tally)? {
+            if !emit(&mut out, lines, &mut tally)? || !flush_if_waiting(&mut out, &inputs)? {
                 open = false;
                 break;
             }
@@ -216,7 +239,11 @@ fn run_lines(
             let mut reading = true;
             loop {
                 while reading && sent - written < max_in_flight {
-                    match next_chunk() {
+                    // With answers outstanding, do not wait for input that has not come.
+                    if sent > written && !inputs.ready() {
+                        break;
+                    }
+                    match next_chunk(&mut inputs) {
                         Some(chunk) => {
                             work_tx.send((sent, chunk))?;
                             sent += 1;
@@ -225,6 +252,9 @@ fn run_lines(
                     }
                 }
                 if written == sent {
+                    if reading {
+                        continue;
+                    }
                     return Ok(true);
                 }
                 let (index, lines) = done_rx.recv()??;
@@ -234,6 +264,9 @@ fn run_lines(
                     if !emit(&mut out, lines, &mut tally)? {
                         return Ok(false);
                     }
+                }
+                if !flush_if_waiting(&mut out, &inputs)? {
+                    return Ok(false);
                 }
             }
         })?

@@ -42,10 +42,21 @@ pub enum OpenError {
 /// Lines are parsed in place in the input buffer when they fit in it (nearly always), and
 /// plain 81-character puzzle lines take a fast path; see [`super::line::parse_grid_line`].
 pub struct Reader {
-    input: Box<dyn BufRead + Send>,
+    input: Box<dyn Buffered>,
     state: State,
     buf: Vec<u8>,
     finished: bool,
+}
+
+/// A buffered byte stream whose buffer can be looked at without reading more.
+trait Buffered: BufRead + Send {
+    fn buffered(&self) -> &[u8];
+}
+
+impl<R: Read + Send> Buffered for BufReader<R> {
+    fn buffered(&self) -> &[u8] {
+        self.buffer()
+    }
 }
 
 /// Everything but the input stream, so a line borrowed from the input's buffer can be parsed
@@ -141,7 +152,7 @@ impl Reader {
         // Look at the first bytes without consuming them. A failure here shows up again on
         // the first real read, where it is reported with a line number.
         let is_gzip = matches!(raw.fill_buf(), Ok(head) if head.starts_with(&[0x1f, 0x8b]));
-        let input: Box<dyn BufRead + Send> = if is_gzip {
+        let input: Box<dyn Buffered> = if is_gzip {
             Box::new(BufReader::with_capacity(BUFFER, MultiGzDecoder::new(raw)))
         } else {
             Box::new(raw)
@@ -162,6 +173,14 @@ impl Reader {
     /// The source name used in records and errors.
     pub fn source(&self) -> &Arc<str> {
         &self.state.source
+    }
+
+    /// Whether the next item can be had without waiting for more input: a whole line is
+    /// already buffered, or the input has ended. A caller that answers records as they come
+    /// (standard input from another program, or a person) answers what it has when this is
+    /// false, instead of blocking on the next record first.
+    pub fn line_ready(&self) -> bool {
+        self.finished || memchr::memchr(b'\n', self.input.buffered()).is_some()
     }
 
     /// Reads the rest of a line that does not fit in the input buffer into `self.buf`
