@@ -176,3 +176,53 @@ fn bench_flags_a_lying_program_beside_the_builtins() {
     assert_eq!(mismatches(exec_row), 12, "{csv}");
     assert_eq!(mismatches(builtin_row), 0, "{csv}");
 }
+
+#[test]
+fn bench_names_a_program_that_failed_and_exits_1() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("sample.txt");
+    std::fs::write(&file, sample()).expect("write sample");
+    let run = |format: &str| {
+        Command::new(env!("CARGO_BIN_EXE_sudobench"))
+            .args([
+                "bench",
+                "--backends",
+                "bitmask,exec:exit 3",
+                "--format",
+                format,
+            ])
+            .arg(&file)
+            .current_dir(root())
+            .output()
+            .expect("bench runs")
+    };
+    let table = run("table");
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        text.contains("! exec:exit 3 failed: ") && text.contains("program ended"),
+        "{text}"
+    );
+    assert_eq!(table.status.code(), Some(1));
+    let json = run("json");
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&json.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert!(rows[0]["fault"].is_null(), "{}", rows[0]);
+    assert!(
+        rows[1]["fault"]
+            .as_str()
+            .is_some_and(|f| f.contains("program ended")),
+        "{}",
+        rows[1]
+    );
+    // Every puzzle is counted: the failed program answered `unknown` for all 62.
+    assert_eq!(rows[1]["covered"], 62);
+    assert_eq!(rows[1]["unknown"], 62);
+    assert_eq!(json.status.code(), Some(1));
+    // CSV: no value is an empty field (a backend that does not count guesses), never `null`.
+    let csv = run("csv");
+    let csv = String::from_utf8_lossy(&csv.stdout);
+    assert!(!csv.contains("null"), "{csv}");
+}

@@ -226,6 +226,69 @@ fn an_incomplete_backend_may_abstain_and_must_agree_when_it_answers() {
     assert_eq!(set.backends[0].none, 1);
 }
 
+/// Basic, except that it panics on its `at`-th call.
+struct Panics {
+    inner: Basic,
+    calls: u64,
+    at: u64,
+}
+
+impl Solver for Panics {
+    fn name(&self) -> &'static str {
+        "panics"
+    }
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+        self.calls += 1;
+        if self.calls == self.at {
+            panic!("test backend gave up on call {}", self.at);
+        }
+        self.inner.solve(puzzle, limit)
+    }
+}
+
+#[test]
+fn a_panicking_backend_is_contained_and_reported() {
+    let text = mixed_text();
+    for threads in [1, 2] {
+        let panics = Backend::new(|| Panics {
+            inner: Basic::new(&Options::default()),
+            calls: 0,
+            at: 5,
+        });
+        let config = Config {
+            threads,
+            chunk_size: 8,
+            ..Config::default()
+        };
+        let runner = Runner::new(config, vec![basic(), panics]);
+        let set = runner
+            .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
+            .unwrap();
+        // Every puzzle is still counted for both; the panicking one abstains from the fifth
+        // call of each instance on, with no mismatch, and the report says why.
+        let (ok, bad) = (&set.backends[0], &set.backends[1]);
+        assert_eq!((ok.covered, bad.covered), (51, 51), "threads {threads}");
+        assert_eq!(ok.fault, None);
+        let fault = bad.fault.as_deref().expect("fault reported");
+        assert!(
+            fault.contains("panicked: test backend gave up on call 5"),
+            "{fault}"
+        );
+        assert_eq!(set.mismatch_total, 0);
+        assert!(bad.unknown >= 51 - 4 * threads as u64, "{}", bad.unknown);
+        let table = report::table_set(&set);
+        assert!(
+            table.contains("! panics failed: panicked: test backend gave up"),
+            "{table}"
+        );
+        let json = report::json_lines(std::slice::from_ref(&set), &Config::default());
+        assert!(
+            json.contains("\"fault\":null") && json.contains("\"fault\":\"panicked: "),
+            "{json}"
+        );
+    }
+}
+
 #[test]
 fn expected_solutions_from_the_file_are_checked() {
     let mut wrong = SOLVED.as_bytes().to_vec();

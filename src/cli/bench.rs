@@ -294,7 +294,10 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
                 continue;
             }
         };
-        clean &= set.mismatch_total == 0 && set.parse_errors == 0;
+        // A backend that failed for good (see `BackendReport::fault`) makes the run unclean
+        // too: its figures do not measure it.
+        let faults = set.backends.iter().filter(|b| b.fault.is_some()).count();
+        clean &= set.mismatch_total == 0 && set.parse_errors == 0 && faults == 0;
         if print {
             let one = std::slice::from_ref(&set);
             let text = match args.format {
@@ -312,6 +315,17 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     let mismatches: u64 = sets.iter().map(|s| s.mismatch_total).sum();
     if mismatches > 0 {
         eprintln!("sudobench: {mismatches} mismatches (see above); exit code 1");
+    }
+    for set in &sets {
+        for b in &set.backends {
+            if let Some(fault) = &b.fault {
+                eprintln!(
+                    "sudobench: {}: backend {} failed: {fault}; exit code 1",
+                    set.name(),
+                    b.name
+                );
+            }
+        }
     }
     Ok((sets, config, clean))
 }

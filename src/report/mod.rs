@@ -239,6 +239,9 @@ pub fn table_set(set: &SetReport) -> String {
         )
         .ok();
     }
+    for line in fault_lines(set) {
+        writeln!(out, "  {line}").ok();
+    }
     out
 }
 
@@ -266,58 +269,48 @@ pub fn table(sets: &[SetReport], config: &Config, machine: &Machine) -> String {
     out
 }
 
-/// Every machine record as (field name, value) pairs, values already formatted; `text` marks
-/// the fields that are strings in JSON.
-fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<(&'static str, String, bool)>> {
+/// A field of a machine record: name, value already formatted (`None`: no value, JSON `null`
+/// and an empty CSV field), and whether it is a string in JSON.
+type Field = (&'static str, Option<String>, bool);
+
+/// Every machine record as a list of fields, one record per (data set, backend).
+fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<Field>> {
     let mut rows = Vec::new();
     for set in sets {
         for b in &set.backends {
             let (no_guess, guesses) = guess_columns(b, 2, 3);
+            let known = |v: String| (v != "n/a").then_some(v);
+            let text = |k, v: String| (k, Some(v), true);
+            let num = |k, v: String| (k, Some(v), false);
             rows.push(vec![
-                ("set", set.name().to_string(), true),
-                ("source", set.source.clone(), true),
-                ("backend", b.name.to_string(), true),
-                ("complete", b.complete.to_string(), false),
-                (
-                    "puzzles_per_sec",
-                    format!("{:.1}", b.puzzles_per_sec()),
-                    false,
-                ),
-                (
-                    "us_per_puzzle",
-                    format!("{:.3}", b.micros_per_puzzle()),
-                    false,
-                ),
-                ("no_guess_pct", no_guess.replace("n/a", "null"), false),
-                ("guesses_per_puzzle", guesses.replace("n/a", "null"), false),
-                ("covered", b.covered.to_string(), false),
-                ("total", set.selected.to_string(), false),
-                ("records", set.records.to_string(), false),
-                ("unique", b.unique.to_string(), false),
-                ("multiple", b.multiple.to_string(), false),
-                ("none", b.none.to_string(), false),
-                ("unknown", b.unknown.to_string(), false),
-                ("solved", b.solved.to_string(), false),
-                ("mismatches", b.mismatches.to_string(), false),
-                ("parse_errors", set.parse_errors.to_string(), false),
-                (
-                    "read_puzzles_per_sec",
-                    format!("{:.1}", set.reading_rate()),
-                    false,
-                ),
-                (
+                text("set", set.name().to_string()),
+                text("source", set.source.clone()),
+                text("backend", b.name.to_string()),
+                num("complete", b.complete.to_string()),
+                num("puzzles_per_sec", format!("{:.1}", b.puzzles_per_sec())),
+                num("us_per_puzzle", format!("{:.3}", b.micros_per_puzzle())),
+                ("no_guess_pct", known(no_guess), false),
+                ("guesses_per_puzzle", known(guesses), false),
+                num("covered", b.covered.to_string()),
+                num("total", set.selected.to_string()),
+                num("records", set.records.to_string()),
+                num("unique", b.unique.to_string()),
+                num("multiple", b.multiple.to_string()),
+                num("none", b.none.to_string()),
+                num("unknown", b.unknown.to_string()),
+                num("solved", b.solved.to_string()),
+                num("mismatches", b.mismatches.to_string()),
+                num("parse_errors", set.parse_errors.to_string()),
+                num("read_puzzles_per_sec", format!("{:.1}", set.reading_rate())),
+                num(
                     "read_cpu_puzzles_per_sec",
                     format!("{:.1}", set.reading_rate_cpu()),
-                    false,
                 ),
-                ("budget_spent", b.budget_spent.to_string(), false),
-                (
-                    "solve_seconds",
-                    format!("{:.6}", b.time.as_secs_f64()),
-                    false,
-                ),
-                ("threads", set.threads.to_string(), false),
-                ("limit", config.limit.max(1).to_string(), false),
+                num("budget_spent", b.budget_spent.to_string()),
+                num("solve_seconds", format!("{:.6}", b.time.as_secs_f64())),
+                num("threads", set.threads.to_string()),
+                num("limit", config.limit.max(1).to_string()),
+                ("fault", b.fault.clone(), true),
             ]);
         }
     }
@@ -349,7 +342,10 @@ pub fn csv_header() -> String {
 pub fn csv_rows(sets: &[SetReport], config: &Config) -> String {
     let mut out = String::new();
     for row in records(sets, config) {
-        let fields: Vec<String> = row.iter().map(|(_, v, _)| csv_field(v)).collect();
+        let fields: Vec<String> = row
+            .iter()
+            .map(|(_, v, _)| v.as_deref().map(csv_field).unwrap_or_default())
+            .collect();
         writeln!(out, "{}", fields.join(",")).ok();
     }
     out
@@ -388,7 +384,11 @@ pub fn json_lines(sets: &[SetReport], config: &Config) -> String {
         let fields: Vec<String> = row
             .iter()
             .map(|(k, v, text)| {
-                let v = if *text { json_string(v) } else { v.clone() };
+                let v = match v {
+                    None => "null".to_string(),
+                    Some(v) if *text => json_string(v),
+                    Some(v) => v.clone(),
+                };
                 format!("\"{k}\":{v}")
             })
             .collect();
@@ -477,8 +477,29 @@ pub fn markdown(
             )
             .ok();
         }
+        let faults = fault_lines(set);
+        if !faults.is_empty() {
+            writeln!(out).ok();
+            for line in faults {
+                writeln!(out, "{}", line.replace('*', "\\*")).ok();
+            }
+        }
     }
     out
+}
+
+/// One line per backend of the set that failed for good (see [`BackendReport::fault`]).
+fn fault_lines(set: &SetReport) -> Vec<String> {
+    set.backends
+        .iter()
+        .filter_map(|b| {
+            let fault = b.fault.as_deref()?;
+            Some(format!(
+                "! {} failed: {fault}; its answers from then on are unknown",
+                b.name
+            ))
+        })
+        .collect()
 }
 
 /// Replaces what lies between [`BEGIN_MARKER`] and [`END_MARKER`] in `page` with `generated`,
@@ -539,6 +560,36 @@ mod tests {
         assert_eq!(guess_columns(&b, 1, 2), ("100.0".into(), "0.00".into()));
         b.stats.iterations = 9; // e.g. SAT calls: guesses are not what it counts
         assert_eq!(guess_columns(&b, 1, 2), ("n/a".into(), "n/a".into()));
+    }
+
+    #[test]
+    fn missing_values_are_empty_in_csv_and_null_in_json() {
+        let mut b = BackendReport {
+            name: "sat",
+            covered: 4,
+            ..BackendReport::default()
+        };
+        b.stats.iterations = 9; // counts SAT calls, not guesses: no guess columns
+        let set = SetReport {
+            source: "x.txt".into(),
+            backends: vec![b],
+            ..SetReport::default()
+        };
+        let config = Config::default();
+        let csv = csv(std::slice::from_ref(&set), &config);
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+        assert_eq!(header.len(), row.len());
+        for name in ["no_guess_pct", "guesses_per_puzzle", "fault"] {
+            let i = header.iter().position(|h| *h == name).unwrap();
+            assert_eq!(row[i], "", "{name}");
+        }
+        assert!(!csv.contains("null") && !csv.contains("n/a"), "{csv}");
+        let json = json_lines(std::slice::from_ref(&set), &config);
+        for name in ["no_guess_pct", "guesses_per_puzzle", "fault"] {
+            assert!(json.contains(&format!("\"{name}\":null")), "{json}");
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::solver::{Outcome, Solver};
 use crate::symmetry::{mix_seed, SplitMix64, Symmetry};
 use std::collections::BTreeMap;
 use std::io::{self, Read};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -83,6 +84,8 @@ struct Worker<'a> {
     outcomes: Vec<Outcome>,
     /// Recent nanoseconds per puzzle of each backend, to size its batches.
     mean_ns: Vec<u64>,
+    /// Per backend: the panic that put this instance out of use, if one did.
+    panicked: Vec<Option<String>>,
 }
 
 /// Target duration of one timed batch.
@@ -102,6 +105,7 @@ impl<'a> Worker<'a> {
             shared,
             blamed: vec![false; solvers.len()],
             mean_ns: vec![0; solvers.len()],
+            panicked: vec![None; solvers.len()],
             solvers,
             puzzles: Vec::new(),
             positions: Vec::new(),
@@ -178,16 +182,38 @@ impl<'a> Worker<'a> {
                 };
                 let end = (k + size).min(self.puzzles.len());
                 self.outcomes.clear();
-                let start = Instant::now();
-                solver.solve_batch(&self.puzzles[k..end], limit, &mut self.outcomes);
-                let spent = start.elapsed().as_nanos() as u64;
-                local_ns += spent;
-                self.mean_ns[b] = (spent / (end - k) as u64).max(1);
+                if self.panicked[b].is_none() {
+                    let start = Instant::now();
+                    let batch = &self.puzzles[k..end];
+                    let outcomes = &mut self.outcomes;
+                    // A backend that panics (a user's Solver, say) must not take the run down:
+                    // this instance is not called again and answers `unknown` from here on,
+                    // and the report says why.
+                    let solved = panic::catch_unwind(AssertUnwindSafe(|| {
+                        solver.solve_batch(batch, limit, outcomes)
+                    }));
+                    let spent = start.elapsed().as_nanos() as u64;
+                    local_ns += spent;
+                    self.mean_ns[b] = (spent / (end - k) as u64).max(1);
+                    if let Err(payload) = solved {
+                        self.panicked[b] = Some(panic_message(payload.as_ref()));
+                        self.outcomes.clear();
+                    }
+                }
+                // Every puzzle gets an answer: a batch answered short, or not at all after a
+                // panic, is `unknown` for the rest.
+                self.outcomes
+                    .resize(end - k, Outcome::unknown(crate::solver::Stats::default()));
                 for (j, outcome) in self.outcomes.drain(..).enumerate().take(end - k) {
                     chunk.answers[self.positions[k + j] * nb + b] = Some(outcome);
                 }
                 k = end;
             }
+            let fault = match &self.panicked[b] {
+                Some(message) => Some(format!("panicked: {message}")),
+                None => solver.fault().map(str::to_string),
+            };
+            chunk.tallies[b].fault = fault;
             self.shared.spent_ns[b].fetch_add(local_ns, Ordering::Relaxed);
             chunk.tallies[b].time += Duration::from_nanos(local_ns);
         }
@@ -230,6 +256,17 @@ impl<'a> Worker<'a> {
         }
         chunk.busy = start.elapsed();
         chunk.busy_cpu = thread_cpu().saturating_sub(start_cpu);
+    }
+}
+
+/// The message a panic was raised with (`panic!` with a string or a format).
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".to_string()
     }
 }
 

@@ -267,6 +267,9 @@ pub struct BackendReport {
     pub mismatches: u64,
     /// Whether the time budget stopped it before the end of the source.
     pub budget_spent: bool,
+    /// Why it failed for good, if it did (an external program that crashed, timed out or
+    /// answered garbage; a panic inside the backend): its answers from then on are `unknown`.
+    pub fault: Option<String>,
 }
 
 impl BackendReport {
@@ -319,6 +322,9 @@ impl BackendReport {
         self.stats.accumulate(&other.stats);
         self.mismatches += other.mismatches;
         self.budget_spent |= other.budget_spent;
+        if self.fault.is_none() {
+            self.fault.clone_from(&other.fault);
+        }
     }
 
     fn tally(&mut self, outcome: &Outcome) {
