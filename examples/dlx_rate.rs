@@ -12,6 +12,7 @@
 //! ```
 
 use std::time::Duration;
+use sudobench::runner::thread_cpu_time;
 
 use sudobench::format::Reader;
 use sudobench::grid::Puzzle;
@@ -22,18 +23,6 @@ const DEFAULT_FILES: &[&str] = &[
     "data/puzzles3_magictour_top1465.gz",
     "data/puzzles5_forum_hardest_1905_11+.gz",
 ];
-
-/// CPU time consumed by the calling thread.
-fn thread_cpu_time() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid, writable timespec; the clock id is a constant Linux supports.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
 
 fn main() -> anyhow::Result<()> {
     let mut backends = vec!["dlx".to_string(), "basic".to_string()];

@@ -8,7 +8,7 @@
 //!
 //! Every set is loaded into memory first; each round times every backend over the set in turn
 //! (interleaved, so machine noise hits all alike) and the best round is reported. Times are
-//! the thread's CPU time (`/proc/thread-self/schedstat`, nanoseconds on the CPU), so time
+//! the thread's CPU time (`sudobench::runner::thread_cpu_time`), so time
 //! spent preempted by other processes on a shared machine does not count; the wall-clock rate
 //! is printed beside it.
 //! `--sample N` takes N puzzles spread evenly over the 1905_11+ set (default 5000; 0 = all);
@@ -52,14 +52,9 @@ fn spread(all: &[Puzzle], sample: usize) -> Vec<Puzzle> {
         .collect()
 }
 
-/// Nanoseconds this thread has spent on a CPU, if the kernel reports it.
+/// Nanoseconds this thread has spent on a CPU.
 fn cpu_ns() -> Option<u64> {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
+    Some(sudobench::runner::thread_cpu_time().as_nanos() as u64)
 }
 
 /// Best times over the rounds for one backend on one list, in seconds (CPU time, or wall

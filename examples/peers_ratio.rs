@@ -31,14 +31,7 @@ const DEFAULT_SETS: &[&str] = &[
 /// CPU time of this thread in seconds. Unlike wall-clock time it does not count the time the
 /// thread spends waiting for a core, which on a loaded shared machine is most of the noise.
 fn cpu_now() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec and the clock id is a constant the kernel
-    // knows; on failure the call leaves `ts` at zero, which only spoils the measurement.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    sudobench::runner::thread_cpu_time().as_secs_f64()
 }
 
 fn load(path: &str, sample: usize) -> anyhow::Result<Vec<Grid>> {

@@ -87,12 +87,10 @@ fn median(v: &mut [u64]) -> f64 {
 /// Per puzzle (iterations if solved, iterations spent), wall seconds, CPU seconds.
 type RunResult = (Vec<(Option<u64>, u64)>, f64, Option<f64>);
 
-/// CPU time of the calling thread in seconds, from `/proc/thread-self/schedstat` (Linux):
-/// on a shared machine wall time includes waiting for a core, CPU time does not.
+/// CPU time of the calling thread in seconds: on a shared machine wall time includes waiting
+/// for a core, CPU time does not.
 fn cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 * 1e-9)
+    Some(sudobench::runner::thread_cpu_time().as_secs_f64())
 }
 
 /// Solves every puzzle once; returns (Some(iterations) if solved, iterations spent) per puzzle.

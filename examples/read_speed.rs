@@ -6,20 +6,15 @@
 //! /usr/bin/time -f '%U s user' gzip -dc FILE > /dev/null
 //! ```
 //!
-//! Prints records per second of wall-clock time and of this thread's CPU time (from
-//! `/proc/thread-self/schedstat`, so that other processes on a shared machine do not skew it).
+//! Prints records per second of wall-clock time and of this thread's CPU time (so that other
+//! processes on a shared machine do not skew it).
 
 use std::time::Instant;
 use sudobench::format::Reader;
 
-/// Nanoseconds this thread has run on a CPU, when the kernel says.
+/// Nanoseconds this thread has run on a CPU.
 fn thread_cpu_ns() -> Option<u64> {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
+    Some(sudobench::runner::thread_cpu_time().as_nanos() as u64)
 }
 
 fn main() {

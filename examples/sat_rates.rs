@@ -20,14 +20,7 @@ use varisat::{ExtendFormula, Lit, Var};
 /// Seconds of CPU time this thread has used: the machine is shared, so wall-clock time would
 /// count other processes' work too.
 fn cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec and the clock id is a constant libc knows.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime");
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    sudobench::runner::thread_cpu_time().as_secs_f64()
 }
 
 fn load(path: &str, take: usize) -> Vec<Grid> {

@@ -29,8 +29,9 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// CPU time used so far by the calling thread. The speed-up estimate counts work in CPU time,
-/// not wall-clock time, which a shared machine inflates.
-fn thread_cpu() -> Duration {
+/// not wall-clock time, which a shared machine inflates; the measuring examples use it for
+/// the same reason.
+pub fn thread_cpu_time() -> Duration {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
     Duration::new(
         t.tv_sec.max(0) as u64,
@@ -118,7 +119,7 @@ impl<'a> Worker<'a> {
     /// answers back, and checks them.
     fn process(&mut self, chunk: &mut Chunk) {
         let start = Instant::now();
-        let start_cpu = thread_cpu();
+        let start_cpu = thread_cpu_time();
         let config = &self.runner.config;
         let backends = &self.runner.backends;
         let nb = backends.len();
@@ -255,7 +256,7 @@ impl<'a> Worker<'a> {
             }
         }
         chunk.busy = start.elapsed();
-        chunk.busy_cpu = thread_cpu().saturating_sub(start_cpu);
+        chunk.busy_cpu = thread_cpu_time().saturating_sub(start_cpu);
     }
 }
 
@@ -401,10 +402,10 @@ pub(super) fn run(
     let source_iter: &mut dyn Iterator<Item = Item> = match config.sample {
         Some(sample) => {
             let t = Instant::now();
-            let cpu = thread_cpu();
+            let cpu = thread_cpu_time();
             let kept = reservoir(&mut items, sample.size, sample.seed, &mut report, observer);
             read_time += t.elapsed();
-            report.read_cpu += thread_cpu().saturating_sub(cpu);
+            report.read_cpu += thread_cpu_time().saturating_sub(cpu);
             sampled = kept.into_iter().map(Ok);
             &mut sampled
         }
@@ -416,11 +417,11 @@ pub(super) fn run(
     let mut read_cpu = Duration::ZERO;
     let mut next_chunk = |free: &mut Vec<Chunk>, read_time: &mut Duration| -> Option<Chunk> {
         let mut chunk = free.pop().unwrap_or_else(|| Chunk::new(chunk_size));
-        let (t, cpu) = (Instant::now(), thread_cpu());
+        let (t, cpu) = (Instant::now(), thread_cpu_time());
         let got = fill(source_iter, &mut chunk, chunk_size);
         if counting {
             *read_time += t.elapsed();
-            read_cpu += thread_cpu().saturating_sub(cpu);
+            read_cpu += thread_cpu_time().saturating_sub(cpu);
         }
         chunk.seq = seq;
         seq += 1;

@@ -34,6 +34,8 @@
 mod check;
 mod engine;
 
+pub use engine::thread_cpu_time;
+
 use crate::format::{OpenError, ParseError, Reader, Record};
 use crate::grid::{Grid, Puzzle};
 use crate::solver::{self, BuildError, Count, Options, Outcome, Solver, Stats};
