@@ -2,6 +2,7 @@
 //! against. Clarity beats speed here: no propagation beyond "digits already used in the row,
 //! column or box", and the next cell is the empty one with fewest remaining digits.
 
+use super::progress::Progress;
 use super::{Options, Outcome, Solver, Stats};
 use crate::grid::{Candidates, Grid, ALL_DIGITS, BOX_OF, CELLS, COL_OF, ROW_OF};
 
@@ -28,12 +29,7 @@ struct Search {
     rows: [u16; 9],
     cols: [u16; 9],
     boxes: [u16; 9],
-    limit: u32,
-    max_nodes: u64,
-    found: u32,
-    first: Option<Grid>,
-    out_of_budget: bool,
-    stats: Stats,
+    progress: Progress,
 }
 
 impl Search {
@@ -44,12 +40,7 @@ impl Search {
             rows: [0; 9],
             cols: [0; 9],
             boxes: [0; 9],
-            limit: limit.max(1),
-            max_nodes: max_nodes.unwrap_or(u64::MAX),
-            found: 0,
-            first: None,
-            out_of_budget: false,
-            stats: Stats::default(),
+            progress: Progress::new(limit, max_nodes),
         }
     }
 
@@ -79,12 +70,7 @@ impl Search {
 
     /// Depth-first search; the depth is at most the number of empty cells (≤ 81).
     fn run(&mut self) {
-        if self.found >= self.limit || self.out_of_budget {
-            return;
-        }
-        self.stats.nodes += 1;
-        if self.stats.nodes > self.max_nodes {
-            self.out_of_budget = true;
+        if self.progress.done() || !self.progress.enter() {
             return;
         }
         let mut best: Option<(usize, u16)> = None;
@@ -101,11 +87,9 @@ impl Search {
             }
         }
         let Some((cell, options)) = best else {
-            self.found += 1;
-            if self.first.is_none() {
-                // Every cell holds a digit 1..=9 here.
-                self.first = Grid::from_cells(self.cells).ok();
-            }
+            // Every cell holds a digit 1..=9 here.
+            let cells = self.cells;
+            self.progress.solution(|| Grid::from_cells(cells).ok());
             return;
         };
         let branching = options.count_ones() > 1;
@@ -115,21 +99,21 @@ impl Search {
                 continue;
             }
             if branching {
-                self.stats.guesses += 1;
+                self.progress.stats.guesses += 1;
             }
             self.toggle(cell, bit);
             self.cells[cell] = digit;
             self.run();
             self.cells[cell] = 0;
             self.toggle(cell, bit);
-            if self.found >= self.limit || self.out_of_budget {
+            if self.progress.done() {
                 return;
             }
         }
     }
 
     fn outcome(self) -> Outcome {
-        Outcome::searched(self.found, self.out_of_budget, self.first, self.stats)
+        self.progress.outcome()
     }
 }
 

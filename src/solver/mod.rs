@@ -12,6 +12,7 @@ pub mod dlx_array;
 pub mod exact_cover;
 pub mod exec;
 pub mod logic;
+mod progress;
 pub mod projection;
 mod registry;
 pub mod sat;

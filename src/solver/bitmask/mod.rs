@@ -15,6 +15,7 @@ mod tables;
 
 pub use singles::{singles_fixpoint, SinglesFixpoint};
 
+use super::progress::Progress;
 use super::{Options, Outcome, Solver, Stats};
 use crate::grid::{Candidates, Grid};
 use board::Board;
@@ -44,57 +45,37 @@ impl Bitmask {
 
 /// One search: the limit, what was found so far and the counters.
 struct Search {
-    limit: u32,
     popcnt: bool,
-    max_nodes: u64,
-    found: u32,
-    first: Option<[u8; 81]>,
-    out_of_budget: bool,
-    stats: Stats,
+    progress: Progress,
 }
 
 impl Search {
     fn new(limit: u32, max_nodes: u64, popcnt: bool) -> Search {
         Search {
-            limit: limit.max(1),
             popcnt,
-            max_nodes,
-            found: 0,
-            first: None,
-            out_of_budget: false,
-            stats: Stats::default(),
+            progress: Progress::new(limit, Some(max_nodes)),
         }
-    }
-
-    /// Whether the search should stop (limit reached or budget spent).
-    #[inline]
-    fn done(&self) -> bool {
-        self.found >= self.limit || self.out_of_budget
     }
 
     /// Propagates `board` and explores it. Each level solves at least one more cell, so the
     /// recursion is at most 81 deep.
     fn run(&mut self, mut board: Board) {
-        self.stats.nodes += 1;
-        if self.stats.nodes > self.max_nodes {
-            self.out_of_budget = true;
+        if !self.progress.enter() {
             return;
         }
         let Ok(pairs) = board.propagate() else {
             return;
         };
         if board.is_solved() {
-            self.found += 1;
-            if self.first.is_none() {
-                self.first = Some(board.cells());
-            }
+            self.progress
+                .solution(|| Grid::from_cells(board.cells()).ok());
             return;
         }
         let (b, bit, mut digits) = board.choose(pairs, self.popcnt);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            self.stats.guesses += 1;
+            self.progress.stats.guesses += 1;
             if digits == 0 {
                 // Last alternative: no need to keep this node's state.
                 if board.guess(d, b, bit).is_ok() {
@@ -106,15 +87,14 @@ impl Search {
             if child.guess(d, b, bit).is_ok() {
                 self.run(child);
             }
-            if self.done() {
+            if self.progress.done() {
                 return;
             }
         }
     }
 
     fn outcome(self) -> Outcome {
-        let solution = self.first.and_then(|c| Grid::from_cells(c).ok());
-        Outcome::searched(self.found, self.out_of_budget, solution, self.stats)
+        self.progress.outcome()
     }
 }
 

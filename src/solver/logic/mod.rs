@@ -41,7 +41,8 @@
 
 mod board;
 
-use super::{Options, Outcome, Solver, Stats};
+use super::progress::Progress;
+use super::{Options, Outcome, Solver};
 use crate::grid::{Candidates, Grid, ALL_DIGITS, BOX_OF, CELLS, UNITS, UNITS_OF};
 use board::{Boards, Cells, ALL_CELLS, PEER_CELLS};
 
@@ -825,25 +826,14 @@ impl Logic {
 /// One search: the engine plus the counters of this call.
 struct Search<'a> {
     engine: &'a mut Engine,
-    limit: u32,
-    max_nodes: u64,
-    found: u32,
-    first: Option<Grid>,
-    out_of_budget: bool,
-    stats: Stats,
+    progress: Progress,
 }
 
 impl Search<'_> {
-    fn done(&self) -> bool {
-        self.found >= self.limit || self.out_of_budget
-    }
-
     /// Closes the engine's current state and branches if needed. The recursion depth is at
     /// most the number of open cells (each level fixes one more cell), so ≤ 81.
     fn node(&mut self) {
-        self.stats.nodes += 1;
-        if self.stats.nodes > self.max_nodes {
-            self.out_of_budget = true;
+        if !self.progress.enter() {
             return;
         }
         if self.engine.close().is_err() {
@@ -852,10 +842,7 @@ impl Search<'_> {
         let Some(cell) = self.engine.branch_cell() else {
             // Every cell single after propagation: a solution (peers never share a digit).
             if let Some(g) = self.engine.grid() {
-                self.found += 1;
-                if self.first.is_none() {
-                    self.first = Some(g);
-                }
+                self.progress.solution(|| Some(g));
             }
             return;
         };
@@ -864,11 +851,11 @@ impl Search<'_> {
         while options != 0 {
             let bit = options & options.wrapping_neg();
             options ^= bit;
-            self.stats.guesses += 1;
+            self.progress.stats.guesses += 1;
             self.engine.restore(&saved);
             self.engine.assign(cell, bit);
             self.node();
-            if self.done() {
+            if self.progress.done() {
                 return;
             }
         }
@@ -893,20 +880,14 @@ impl Solver for Logic {
         let loaded = engine.load(candidates.masks());
         let mut search = Search {
             engine,
-            limit: limit.max(1),
-            max_nodes: self.max_nodes.unwrap_or(u64::MAX),
-            found: 0,
-            first: None,
-            out_of_budget: false,
-            stats: Stats::default(),
+            progress: Progress::new(limit, self.max_nodes),
         };
         if loaded.is_ok() {
             search.node();
         }
-        let mut stats = search.stats;
-        stats.updates = search.engine.updates;
-        stats.max_subset = u64::from(search.engine.max_subset);
-        Outcome::searched(search.found, search.out_of_budget, search.first, stats)
+        search.progress.stats.updates = search.engine.updates;
+        search.progress.stats.max_subset = u64::from(search.engine.max_subset);
+        search.progress.outcome()
     }
 }
 

@@ -1,0 +1,62 @@
+//! What a depth-first search for up to `limit` solutions has found so far, and its node
+//! budget: the bookkeeping `basic`, `bitmask` and `logic` share.
+
+use super::{Outcome, Stats};
+use crate::grid::Grid;
+
+/// Solutions found, the first of them, the work counters and the node budget of one search.
+pub(crate) struct Progress {
+    limit: u32,
+    max_nodes: u64,
+    found: u32,
+    first: Option<Grid>,
+    out_of_budget: bool,
+    /// The backend's work counters (it adds guesses and its own figures; nodes are counted
+    /// by [`enter`](Progress::enter)).
+    pub(crate) stats: Stats,
+}
+
+impl Progress {
+    /// A search for up to `limit` solutions (at least one) in at most `max_nodes` nodes.
+    pub(crate) fn new(limit: u32, max_nodes: Option<u64>) -> Progress {
+        Progress {
+            limit: limit.max(1),
+            max_nodes: max_nodes.unwrap_or(u64::MAX),
+            found: 0,
+            first: None,
+            out_of_budget: false,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Counts a node; false once the node budget is spent, and the search must stop.
+    #[inline(always)]
+    pub(crate) fn enter(&mut self) -> bool {
+        self.stats.nodes += 1;
+        if self.stats.nodes > self.max_nodes {
+            self.out_of_budget = true;
+            return false;
+        }
+        true
+    }
+
+    /// Whether the search should stop: the limit is reached or the budget spent.
+    #[inline(always)]
+    pub(crate) fn done(&self) -> bool {
+        self.found >= self.limit || self.out_of_budget
+    }
+
+    /// Counts a solution; `solution` is called for the first one only.
+    #[inline]
+    pub(crate) fn solution(&mut self, solution: impl FnOnce() -> Option<Grid>) {
+        self.found += 1;
+        if self.first.is_none() {
+            self.first = solution();
+        }
+    }
+
+    /// The answer: the count (or `unknown` when the budget ran out) and the first solution.
+    pub(crate) fn outcome(self) -> Outcome {
+        Outcome::searched(self.found, self.out_of_budget, self.first, self.stats)
+    }
+}
