@@ -40,11 +40,15 @@
 //! so it is complete.
 
 mod board;
+mod intersections;
+mod subsets;
 
 use super::progress::Progress;
 use super::{Options, Outcome, Solver};
-use crate::grid::{Candidates, Grid, ALL_DIGITS, BOX_OF, CELLS, UNITS, UNITS_OF};
+use crate::grid::{Candidates, Grid, ALL_DIGITS, CELLS, UNITS, UNITS_OF};
 use board::{Boards, Cells, ALL_CELLS, PEER_CELLS};
+use intersections::INTERSECTIONS;
+use subsets::{may_hold_subset, pop, smallest_subset};
 
 /// Which deductions the closure uses besides singles and subsets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -127,87 +131,6 @@ const UNIT_BITS: [u32; CELLS] = {
 
 /// All 27 units.
 const ALL_UNITS: u32 = (1 << 27) - 1;
-
-/// A box–line intersection: three cells shared by a box and a row or column, the box's other
-/// six cells and the line's other six cells.
-#[derive(Clone, Copy)]
-struct Intersection {
-    /// Unit bits of the box and the line (for dirty tracking).
-    units: u32,
-    inter: [u8; 3],
-    box_rest: [u8; 6],
-    line_rest: [u8; 6],
-    box_rest_cells: Cells,
-    line_rest_cells: Cells,
-}
-
-/// The 54 box–line intersections: for every box, its three rows and three columns.
-const INTERSECTIONS: [Intersection; 54] = {
-    let empty = Intersection {
-        units: 0,
-        inter: [0; 3],
-        box_rest: [0; 6],
-        line_rest: [0; 6],
-        box_rest_cells: 0,
-        line_rest_cells: 0,
-    };
-    let mut t = [empty; 54];
-    let mut n = 0;
-    let mut b = 0;
-    while b < 9 {
-        let box_unit = 18 + b;
-        // lines 0..3: the box's rows; 3..6: its columns.
-        let mut l = 0;
-        while l < 6 {
-            let line_unit = if l < 3 {
-                (b / 3) * 3 + l
-            } else {
-                9 + (b % 3) * 3 + (l - 3)
-            };
-            let mut x = Intersection {
-                units: (1 << box_unit) | (1 << line_unit),
-                ..empty
-            };
-            let (mut ni, mut nb, mut nl) = (0, 0, 0);
-            let mut k = 0;
-            while k < 9 {
-                let cell = UNITS[box_unit][k];
-                let mut in_line = false;
-                let mut j = 0;
-                while j < 9 {
-                    if UNITS[line_unit][j] == cell {
-                        in_line = true;
-                    }
-                    j += 1;
-                }
-                if in_line {
-                    x.inter[ni] = cell;
-                    ni += 1;
-                } else {
-                    x.box_rest[nb] = cell;
-                    x.box_rest_cells |= 1 << cell;
-                    nb += 1;
-                }
-                k += 1;
-            }
-            let mut j = 0;
-            while j < 9 {
-                let cell = UNITS[line_unit][j];
-                if BOX_OF[cell as usize] as usize != b {
-                    x.line_rest[nl] = cell;
-                    x.line_rest_cells |= 1 << cell;
-                    nl += 1;
-                }
-                j += 1;
-            }
-            t[n] = x;
-            n += 1;
-            l += 1;
-        }
-        b += 1;
-    }
-    t
-};
 
 /// Naked subset (fields) or hidden subset (digits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -633,165 +556,6 @@ impl Engine {
     }
 }
 
-/// Set bits of every 9-bit mask. The baseline x86-64 target has no `popcnt` instruction and
-/// `count_ones` expands to a dozen instructions; this table is one load from L1.
-const POP: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut i = 0;
-    while i < 512 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
-
-#[inline(always)]
-fn pop(m: u16) -> u32 {
-    u32::from(POP[usize::from(m & ALL_DIGITS)])
-}
-
-/// Quick necessary conditions for a subset of size 2..=`kmax` among the `open` fields of a
-/// unit, as (naked, hidden): `k` fields with at most `k` digits each, or `k` digits with at
-/// most `k` places each, for some `k`. Most searches find nothing, and this rules out many of
-/// them before any combination is tried or the digit → field transpose is built.
-#[inline(always)]
-fn may_hold_subset(fields: &[u16; 9], open: u16, digits: u16, kmax: u32) -> (bool, bool) {
-    // few[k]: open fields with at most k digits. at_least[j]: digits with more than j places
-    // (bit-sliced counters over the digits, saturating at 5).
-    let mut few = [0u32; 5];
-    let mut at_least = [0u16; 5];
-    let mut o = open;
-    while o != 0 {
-        let m = fields[o.trailing_zeros() as usize];
-        o &= o - 1;
-        let p = pop(m) as usize;
-        for (k, f) in few.iter_mut().enumerate() {
-            *f += u32::from(p <= k);
-        }
-        for j in (1..5).rev() {
-            at_least[j] |= at_least[j - 1] & m;
-        }
-        at_least[0] |= m;
-    }
-    let sizes = 2..=kmax.min(4) as usize;
-    (
-        sizes.clone().any(|k| few[k] >= k as u32),
-        sizes
-            .into_iter()
-            .any(|k| pop(digits & !at_least[k]) >= k as u32),
-    )
-}
-
-/// The smallest reducing subset, of size 2..=`limit`, among the items in `present`: item `i`
-/// has mask `masks[i]`.
-///
-/// For fields (`masks` = digits of each position) this finds naked subsets; for digits
-/// (`masks` = positions of each digit) hidden ones. A subset is reducing if its union has as
-/// many bits as it has items and some other item meets that union (so applying it eliminates
-/// something). Returns `(size, items, union)`; a union with fewer bits than items is a
-/// contradiction.
-fn smallest_subset(masks: &[u16; 9], present: u16, limit: u32) -> Step<Option<(u32, u16, u16)>> {
-    if limit < 2 {
-        return Ok(None);
-    }
-    // Only items with at most `limit` bits can be in a subset of at most `limit` items.
-    let mut items = [(0u16, 0u16); 9];
-    let mut n = 0;
-    let mut p = present;
-    while p != 0 {
-        let i = p.trailing_zeros() as usize;
-        p &= p - 1;
-        if pop(masks[i]) <= limit {
-            items[n] = (1 << i, masks[i]);
-            n += 1;
-        }
-    }
-    if n < 2 {
-        return Ok(None);
-    }
-    let items = &items[..n];
-    // Whether applying a subset with these items and union eliminates anything: some item
-    // outside it meets the union.
-    let reducing = |chosen: u16, union: u16| {
-        let mut outside = present & !chosen;
-        while outside != 0 {
-            let i = outside.trailing_zeros() as usize;
-            outside &= outside - 1;
-            if masks[i] & union != 0 {
-                return true;
-            }
-        }
-        false
-    };
-    // Nested loops over sizes 2, 3, 4 (n ≤ 9 open items, so `limit` ≤ 4). A union only grows,
-    // so a partial union above `limit` is pruned. When a subset is found, `limit` drops below
-    // its size. A subset that is not reducing is not extended: nothing outside meets its
-    // union, so a reducing superset would contain a smaller reducing subset.
-    let mut limit = limit.min(4);
-    let mut best = None;
-    for (a, &(ba, ma)) in items.iter().enumerate() {
-        for (b, &(bb, mb)) in items.iter().enumerate().skip(a + 1) {
-            let ub = ma | mb;
-            let pb = pop(ub);
-            if pb > limit {
-                continue;
-            }
-            let cb = ba | bb;
-            if pb <= 2 {
-                if pb < 2 {
-                    return Err(Contradiction);
-                }
-                if reducing(cb, ub) {
-                    return Ok(Some((2, cb, ub)));
-                }
-                continue;
-            }
-            if limit < 3 {
-                continue;
-            }
-            for (c, &(bc, mc)) in items.iter().enumerate().skip(b + 1) {
-                let uc = ub | mc;
-                let pc = pop(uc);
-                if pc > limit {
-                    continue;
-                }
-                let cc = cb | bc;
-                if pc <= 3 {
-                    if pc < 3 {
-                        return Err(Contradiction);
-                    }
-                    if reducing(cc, uc) {
-                        best = Some((3, cc, uc));
-                        limit = 2;
-                        break;
-                    }
-                    continue;
-                }
-                if limit < 4 {
-                    continue;
-                }
-                for &(bd, md) in items.iter().skip(c + 1) {
-                    let ud = uc | md;
-                    let pd = pop(ud);
-                    if pd > 4 {
-                        continue;
-                    }
-                    let cd = cc | bd;
-                    if pd < 4 {
-                        return Err(Contradiction);
-                    }
-                    if reducing(cd, ud) {
-                        best = Some((4, cd, ud));
-                        limit = 3;
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    Ok(best)
-}
-
 /// The `logic` backend (and `logic-lc` with locked candidates).
 #[derive(Clone)]
 pub struct Logic {
@@ -1091,75 +855,5 @@ mod tests {
                 assert!(c.candidates.allows(i, solution.get(i)));
             }
         }
-    }
-
-    #[test]
-    fn intersections_are_well_formed() {
-        for x in &INTERSECTIONS {
-            let b = BOX_OF[x.inter[0] as usize];
-            assert!(x.inter.iter().all(|&c| BOX_OF[c as usize] == b));
-            assert!(x.box_rest.iter().all(|&c| BOX_OF[c as usize] == b));
-            assert!(x.line_rest.iter().all(|&c| BOX_OF[c as usize] != b));
-            let mut all: Vec<u8> = x.inter.iter().chain(&x.box_rest).copied().collect();
-            all.sort_unstable();
-            all.dedup();
-            assert_eq!(all.len(), 9);
-            assert_eq!(x.units.count_ones(), 2);
-        }
-    }
-
-    #[test]
-    fn intersection_cell_sets_match_their_lists() {
-        for x in &INTERSECTIONS {
-            let set = |cells: &[u8]| cells.iter().fold(0 as Cells, |a, &c| a | 1 << c);
-            assert_eq!(x.box_rest_cells, set(&x.box_rest));
-            assert_eq!(x.line_rest_cells, set(&x.line_rest));
-        }
-    }
-
-    /// The quick tests may only rule out what is not there: on random units (open fields with
-    /// 2-6 digits), whenever the full search finds a naked (hidden) subset of size 2..=n/2,
-    /// the naked (hidden) test lets the unit through; and they do rule out some units.
-    #[test]
-    fn quick_subset_test_never_rules_out_a_subset() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let (mut with_subset, mut ruled_out) = (0, 0);
-        for _ in 0..20_000 {
-            let mut fields = [0u16; 9];
-            for f in &mut fields {
-                while pop(*f) < 2 || pop(*f) > 6 {
-                    *f = (next() & u64::from(ALL_DIGITS)) as u16;
-                }
-            }
-            let open = ALL_DIGITS;
-            let digits = fields.iter().fold(0, |a, &f| a | f);
-            if pop(digits) < 9 {
-                continue;
-            }
-            let mut places = [0u16; 9];
-            for (i, &m) in fields.iter().enumerate() {
-                for (d, p) in places.iter_mut().enumerate() {
-                    *p |= (m >> d & 1) << i;
-                }
-            }
-            let kmax = 4;
-            let naked = !matches!(smallest_subset(&fields, open, kmax), Ok(None));
-            let hidden = !matches!(smallest_subset(&places, digits, kmax), Ok(None));
-            let (naked_ok, hidden_ok) = may_hold_subset(&fields, open, digits, kmax);
-            assert!(naked_ok || !naked, "naked: fields {fields:03x?}");
-            assert!(hidden_ok || !hidden, "hidden: fields {fields:03x?}");
-            with_subset += u32::from(naked || hidden);
-            ruled_out += u32::from(!naked_ok && !hidden_ok);
-        }
-        assert!(
-            with_subset > 100 && ruled_out > 100,
-            "{with_subset} {ruled_out}"
-        );
     }
 }
