@@ -8,7 +8,7 @@ use sudobench::format::Reader;
 use sudobench::grid::{Candidates, Grid, Puzzle};
 use sudobench::solver::basic::Basic;
 use sudobench::solver::sat::dimacs;
-use sudobench::solver::sat::proof::{prove_unique, Proven};
+use sudobench::solver::sat::proof::{prove, Proven};
 use sudobench::solver::sat::{Encoding, Sat};
 use sudobench::solver::{Count, Options, Solver};
 use sudobench::verify;
@@ -269,7 +269,7 @@ fn uniqueness_proofs_are_checked_by_rate() {
             let drat = dir.path().join(format!("{e}-{i}.drat"));
             let mut cf = std::fs::File::create(&cnf).unwrap();
             let mut df = std::fs::File::create(&drat).unwrap();
-            let got = prove_unique(p, e, &mut cf, &mut df).unwrap();
+            let got = prove(p, e, &mut cf, &mut df).unwrap();
             drop((cf, df));
             let Proven::Unique(sol) = got else {
                 panic!("{e}: {p} not proven unique: {got:?}");
@@ -303,19 +303,89 @@ fn uniqueness_proofs_are_checked_by_rate() {
     let multi = sample("puzzles7_serg_benchmark.gz", 1).remove(0);
     let (mut c, mut d) = (Vec::new(), Vec::new());
     assert_eq!(
-        prove_unique(&multi, Encoding::DEFAULT, &mut c, &mut d).unwrap(),
+        prove(&multi, Encoding::DEFAULT, &mut c, &mut d).unwrap(),
         Proven::Multiple
     );
 }
 
+/// A unique puzzle with one more clue that contradicts its solution but clashes with no clue:
+/// it has no solution, and only search shows it. Returns (that puzzle, the original).
+fn deep_contradiction() -> (Grid, Grid) {
+    let puzzle: Grid =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000"
+            .parse()
+            .unwrap();
+    let mut basic = Basic::new(&Options::default());
+    let solution = basic.solve(&puzzle, 2).solution.unwrap();
+    for cell in (0..81).filter(|&c| puzzle.get(c) == 0) {
+        for digit in (1..=9).filter(|&d| d != solution.get(cell)) {
+            let (r, c) = (cell / 9, cell % 9);
+            let clashes = (0..81).any(|o| {
+                let (or, oc) = (o / 9, o % 9);
+                let peer = or == r || oc == c || (or / 3 == r / 3 && oc / 3 == c / 3);
+                o != cell && peer && puzzle.get(o) == digit
+            });
+            if !clashes {
+                let mut harder = puzzle;
+                harder.set(cell, digit);
+                assert_eq!(basic.solve(&harder, 2).count, Count::Exactly(0));
+                return (harder, puzzle);
+            }
+        }
+    }
+    unreachable!("some digit fits the clues somewhere")
+}
+
 #[test]
-fn cli_count_writes_proofs_for_unique_puzzles_only() {
+fn no_solution_proofs_are_checked_by_rate() {
+    let rate = rate();
+    let dir = tempfile::tempdir().unwrap();
+    let (deep, solvable) = deep_contradiction();
+    let clash: Grid = format!("11{}", ".".repeat(79)).parse().unwrap();
+    for e in Encoding::ALL {
+        for (i, p) in [deep, clash].into_iter().enumerate() {
+            let cnf = dir.path().join(format!("{e}-{i}.cnf"));
+            let drat = dir.path().join(format!("{e}-{i}.drat"));
+            let mut cf = std::fs::File::create(&cnf).unwrap();
+            let mut df = std::fs::File::create(&drat).unwrap();
+            let got = prove(&Puzzle::Grid(p), e, &mut cf, &mut df).unwrap();
+            drop((cf, df));
+            assert_eq!(got, Proven::NoSolution, "{e}: {p}");
+            assert!(
+                rate_verifies(&rate, &cnf, &drat),
+                "{e}: rate rejects the proof for {p}"
+            );
+        }
+    }
+    // Not a rubber stamp: the textbook encoding of the solvable puzzle is the same formula
+    // less the extra clue's unit clause, and the refutation must not verify against it.
+    let cnf = dir.path().join("extended-0.cnf");
+    let drat = dir.path().join("extended-0.drat");
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    let out = Command::new(BIN)
+        .args(["cnf", "--encoding", "extended", &solvable.to_string()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let solvable_cnf = dir.path().join("solvable.cnf");
+    std::fs::write(&solvable_cnf, &out.stdout).unwrap();
+    let clauses = |t: &str| t.lines().filter(|l| !l.starts_with(['c', 'p'])).count();
+    assert_eq!(
+        clauses(&text),
+        clauses(&String::from_utf8_lossy(&out.stdout)) + 1
+    );
+    assert!(!rate_verifies(&rate, &solvable_cnf, &drat));
+}
+
+#[test]
+fn cli_count_writes_proofs_for_unique_and_unsolvable_puzzles_only() {
     let rate = rate();
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("mixed.txt");
     let unique = sample("puzzles3_magictour_top1465.gz", 2);
     let multi = sample("puzzles7_serg_benchmark.gz", 1);
-    let text = format!("{}\n{}\n{}\n", unique[0], multi[0], unique[1]);
+    let (deep, _) = deep_contradiction();
+    let text = format!("{}\n{}\n{}\n{deep}\n", unique[0], multi[0], unique[1]);
     std::fs::write(&input, text).unwrap();
     let proofs = dir.path().join("proofs");
     let out = Command::new(BIN)
@@ -336,7 +406,7 @@ fn cli_count_writes_proofs_for_unique_puzzles_only() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n2+\n1\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n2+\n1\n0\n");
     let mut names: Vec<String> = std::fs::read_dir(&proofs)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -348,10 +418,12 @@ fn cli_count_writes_proofs_for_unique_puzzles_only() {
             "mixed.txt-1.cnf",
             "mixed.txt-1.drat",
             "mixed.txt-3.cnf",
-            "mixed.txt-3.drat"
+            "mixed.txt-3.drat",
+            "mixed.txt-4.cnf",
+            "mixed.txt-4.drat"
         ]
     );
-    for stem in ["mixed.txt-1", "mixed.txt-3"] {
+    for stem in ["mixed.txt-1", "mixed.txt-3", "mixed.txt-4"] {
         assert!(rate_verifies(
             &rate,
             &proofs.join(format!("{stem}.cnf")),

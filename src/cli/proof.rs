@@ -1,9 +1,10 @@
-//! `sudobench count --backend sat --proof DIR`: uniqueness proofs next to the answers.
+//! `sudobench count --backend sat --proof DIR`: proofs of the answers `1` and `0`.
 //!
-//! For every puzzle the backend counts as unique, [`Prover::prove`] writes `DIR/NAME.cnf` (the
-//! puzzle's formula plus the clause blocking its solution) and `DIR/NAME.drat` (varisat's DRAT
-//! refutation of it), where NAME is the input's file name and line (`puzzles.txt-12`; `stdin`
-//! for `-`). Check one with `rate DIR/NAME.cnf DIR/NAME.drat` (or any DRAT checker).
+//! For every puzzle the backend counts as unique or as having no solution, [`Prover::prove`]
+//! writes `DIR/NAME.cnf` (the puzzle's formula, plus the clause blocking its solution when it
+//! has one) and `DIR/NAME.drat` (varisat's DRAT refutation of it), where NAME is the input's
+//! file name and line (`puzzles.txt-12`; `stdin` for `-`). Check one with
+//! `rate DIR/NAME.cnf DIR/NAME.drat` (or any DRAT checker).
 
 use super::BackendArgs;
 use anyhow::{bail, Context, Result};
@@ -11,10 +12,10 @@ use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use sudobench::format::Record;
 use sudobench::grid::Grid;
-use sudobench::solver::sat::proof::{prove_unique, Proven};
+use sudobench::solver::sat::proof::{prove, Proven};
 use sudobench::solver::sat::Encoding;
 
-/// Writes uniqueness proofs into one directory.
+/// Writes proofs of uniqueness and of unsolvability into one directory.
 pub struct Prover {
     dir: PathBuf,
     encoding: Encoding,
@@ -40,8 +41,9 @@ impl Prover {
         })
     }
 
-    /// Proves `record` has no solution other than `solution` and writes the two files.
-    pub fn prove(&self, record: &Record, solution: &Grid) -> Result<(), String> {
+    /// Proves that `record` has no solution other than `solution` (with `None`: no solution
+    /// at all) and writes the two files.
+    pub fn prove(&self, record: &Record, solution: Option<&Grid>) -> Result<(), String> {
         let source = match Path::new(&*record.source).file_name() {
             Some(name) if &*record.source != "-" => name.to_string_lossy().into_owned(),
             _ => "stdin".to_string(),
@@ -53,15 +55,17 @@ impl Prover {
             |p: &Path| File::create(p).map_err(|e| format!("creating {}: {e}", p.display()));
         let mut cnf = create(&cnf_path)?;
         let mut drat = create(&drat_path)?;
-        let result = prove_unique(&record.puzzle, self.encoding, &mut cnf, &mut drat);
-        let problem = match result {
-            Ok(Proven::Unique(s)) if &s == solution => return Ok(()),
-            Ok(Proven::Unique(s)) => {
+        let result = prove(&record.puzzle, self.encoding, &mut cnf, &mut drat);
+        let problem = match (result, solution) {
+            (Ok(Proven::Unique(s)), Some(solution)) if &s == solution => return Ok(()),
+            (Ok(Proven::NoSolution), None) => return Ok(()),
+            (Ok(Proven::Unique(s)), Some(solution)) => {
                 format!("proof run found solution {s}, the backend {solution}")
             }
-            Ok(Proven::NoSolution) => "proof run found no solution".to_string(),
-            Ok(Proven::Multiple) => "proof run found a second solution".to_string(),
-            Err(e) => format!("proof: {e}"),
+            (Ok(Proven::Unique(s)), None) => format!("proof run found solution {s}"),
+            (Ok(Proven::NoSolution), Some(_)) => "proof run found no solution".to_string(),
+            (Ok(Proven::Multiple), _) => "proof run found a second solution".to_string(),
+            (Err(e), _) => format!("proof: {e}"),
         };
         // No valid proof: leave no files that look like one.
         let _ = fs::remove_file(&cnf_path);

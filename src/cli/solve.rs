@@ -41,8 +41,9 @@ pub struct CountArgs {
     /// Count solutions up to this many (`N+` means at least N).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     limit: u32,
-    /// With `--backend sat`: for each puzzle found unique, write a DRAT proof that it has no
-    /// second solution (`SOURCE-LINE.drat`) and the CNF it refutes (`SOURCE-LINE.cnf`) here.
+    /// With `--backend sat`: for each puzzle found unique (or without a solution), write a DRAT
+    /// proof that it has no second solution (no solution) as `SOURCE-LINE.drat`, and the CNF it
+    /// refutes as `SOURCE-LINE.cnf`, here.
     #[arg(long)]
     proof: Option<std::path::PathBuf>,
     /// Count on this many threads (output order and content do not change).
@@ -326,15 +327,16 @@ pub fn count(args: &CountArgs) -> Result<bool> {
         usize::from(args.threads),
         &|record, outcome| {
             let line = outcome.count.display(args.limit);
-            if let (Some(p), Count::Exactly(1), Some(s)) =
-                (&prover, outcome.count, &outcome.solution)
-            {
-                if let Err(e) = p.prove(record, s) {
-                    return (
-                        format!("error: {}:{}: {e}", record.source, record.line),
-                        false,
-                    );
-                }
+            let proved = match (&prover, outcome.count, &outcome.solution) {
+                (Some(p), Count::Exactly(1), Some(s)) => p.prove(record, Some(s)),
+                (Some(p), Count::Exactly(0), _) => p.prove(record, None),
+                _ => Ok(()),
+            };
+            if let Err(e) = proved {
+                return (
+                    format!("error: {}:{}: {e}", record.source, record.line),
+                    false,
+                );
             }
             (line, outcome.count != Count::Unknown)
         },

@@ -1,20 +1,22 @@
-//! Proofs of uniqueness: a DRAT proof that a puzzle has no second solution, checkable by any
-//! independent DRAT checker.
+//! Proofs of a puzzle's count: a DRAT proof that it has no second solution, or that it has no
+//! solution at all, checkable by any independent DRAT checker.
 //!
-//! [`prove_unique`] encodes the puzzle, finds a first solution S with one solver, then gives a
-//! second, fresh solver the same formula plus the clause that blocks S (negation of S's digits
-//! in the cells the givens do not fix) with varisat's DRAT output switched on *before* any
-//! clause is added (its API requires that, and DRAT cannot express clauses added after a
-//! solve). That formula is unsatisfiable exactly when S is the only solution, and the DRAT
-//! proof certifies it. The CNF written is exactly what the proving solver received, so
+//! [`prove`] encodes the puzzle and looks for a first solution S with one solver. If there is
+//! one, a second, fresh solver gets the same formula plus the clause that blocks S (negation
+//! of S's digits in the cells the givens do not fix); if there is none, it gets the formula
+//! alone. Either way its DRAT output is switched on *before* any clause is added (varisat's
+//! API requires that, and DRAT cannot express clauses added after a solve). The formula is
+//! unsatisfiable exactly when S is the only solution (or, without a blocking clause, when
+//! there is no solution), and the DRAT proof certifies it. The CNF written is exactly what
+//! the proving solver received, so
 //!
 //! ```text
 //! rate PUZZLE.cnf PUZZLE.drat        # prints "s VERIFIED"
 //! drat-trim PUZZLE.cnf PUZZLE.drat   # any other DRAT checker works the same way
 //! ```
 //!
-//! checks it. What the checker does not check is that the CNF encodes the puzzle and that the
-//! last clause blocks S: the CNF's comments say what every variable means, the formula is the
+//! checks it. What the checker does not check is that the CNF encodes the puzzle and (for a
+//! uniqueness proof) that the last clause blocks S: the CNF's comments say what every variable means, the formula is the
 //! one `sudobench cnf --encoding NAME` prints (plus the blocking clause, its last line), and S
 //! itself is checked by `verify`. With `--encoding extended` the CNF is the textbook encoding
 //! with one unit clause per clue, the easiest to audit by hand.
@@ -25,10 +27,11 @@ use crate::grid::{Grid, Puzzle};
 use std::io::{self, Write};
 use varisat::{ExtendFormula, ProofFormat};
 
-/// What [`prove_unique`] found.
+/// What [`prove`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proven {
-    /// The formula is unsatisfiable (no proof is written for this case).
+    /// The puzzle has no solution; the CNF (the puzzle's formula alone) and the DRAT proof
+    /// were written.
     NoSolution,
     /// The puzzle has exactly this solution; the CNF and the DRAT proof were written.
     Unique(Grid),
@@ -50,10 +53,10 @@ pub enum ProofError {
     Decode,
 }
 
-/// Proves that `puzzle` has a unique solution: writes the CNF (the `encoding` of the puzzle
-/// plus the clause blocking its first solution) to `cnf` and the DRAT refutation of it to
-/// `proof`. See the module documentation for how to check the result.
-pub fn prove_unique(
+/// Proves that `puzzle` has a unique solution, or none: writes the CNF (the `encoding` of the
+/// puzzle, plus the clause blocking its first solution if it has one) to `cnf` and the DRAT
+/// refutation of it to `proof`. See the module documentation for how to check the result.
+pub fn prove(
     puzzle: &Puzzle,
     encoding: Encoding,
     cnf: &mut dyn Write,
@@ -71,10 +74,24 @@ pub fn prove_unique(
     for clause in formula.clauses() {
         finder.add_clause(clause);
     }
-    match finder.solve() {
-        Ok(true) => {}
-        Ok(false) => return Ok(Proven::NoSolution),
-        Err(e) => return Err(ProofError::Solver(e.to_string())),
+    let satisfiable = finder
+        .solve()
+        .map_err(|e| ProofError::Solver(e.to_string()))?;
+    if !satisfiable {
+        let title = [
+            format!("sudobench proof input: puzzle {puzzle}"),
+            "the formula is unsatisfiable iff the puzzle has no solution".to_string(),
+        ];
+        let title: Vec<&str> = title.iter().map(String::as_str).collect();
+        dimacs::write(cnf, &formula, &[], &title)?;
+        cnf.flush()?;
+        return match refute(&formula, None, proof)? {
+            true => Ok(Proven::NoSolution),
+            // The two solvers disagree: no proof to offer.
+            false => Err(ProofError::Solver(
+                "a second solver found a solution the first did not".to_string(),
+            )),
+        };
     }
     let model = finder.model().ok_or(ProofError::Decode)?;
     let mut truth = vec![false; formula.num_vars()];
@@ -90,7 +107,7 @@ pub fn prove_unique(
     drop(finder);
 
     let title = [
-        format!("sudobench uniqueness proof input: puzzle {puzzle}"),
+        format!("sudobench proof input: puzzle {puzzle}"),
         format!("solution {solution}"),
         "the last clause blocks that solution; the formula is unsatisfiable iff it is unique"
             .to_string(),
@@ -99,7 +116,20 @@ pub fn prove_unique(
     dimacs::write(cnf, &formula, &[&blocking], &title)?;
     cnf.flush()?;
 
-    // The refutation, by a solver that writes DRAT from its first clause on.
+    Ok(if refute(&formula, Some(&blocking), proof)? {
+        Proven::Unique(solution)
+    } else {
+        Proven::Multiple
+    })
+}
+
+/// Solves `formula` (plus `extra`, if given) with a solver that writes DRAT to `proof` from its
+/// first clause on; true if it is unsatisfiable (and `proof` refutes it).
+fn refute(
+    formula: &Formula,
+    extra: Option<&[varisat::Lit]>,
+    proof: &mut dyn Write,
+) -> Result<bool, ProofError> {
     let mut buffered = io::BufWriter::new(proof);
     let unsat = {
         let mut prover = varisat::Solver::new();
@@ -107,7 +137,9 @@ pub fn prove_unique(
         for clause in formula.clauses() {
             prover.add_clause(clause);
         }
-        prover.add_clause(&blocking);
+        if let Some(clause) = extra {
+            prover.add_clause(clause);
+        }
         let result = prover.solve();
         let closed = prover.close_proof();
         match (result, closed) {
@@ -116,9 +148,5 @@ pub fn prove_unique(
         }
     };
     buffered.flush()?;
-    Ok(if unsat {
-        Proven::Unique(solution)
-    } else {
-        Proven::Multiple
-    })
+    Ok(unsat)
 }
