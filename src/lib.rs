@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use sudobench::runner::{Backend, Config, NoObserver, Runner, Sample};
-//! use sudobench::solver::{Count, Options, Outcome, Solver, Stats};
+//! use sudobench::solver::{Options, Outcome, Solver, Stats};
 //! use sudobench::Grid;
 //!
 //! struct InOrder;
@@ -58,11 +58,9 @@
 //!         if clues_agree {
 //!             fill(&mut cells, limit.max(1), &mut found, &mut stats);
 //!         }
-//!         Outcome {
-//!             count: Count::Exactly(found.len() as u32),
-//!             solution: found.first().copied(),
-//!             stats,
-//!         }
+//!         // The count, the first solution and, for two, the second as the witness.
+//!         Outcome::searched(found.len() as u32, false, found.first().copied(), stats)
+//!             .with_second(found.get(1).copied())
 //!     }
 //! }
 //!

@@ -47,6 +47,9 @@ pub enum VerifyError {
         /// What the solution has there.
         found: u8,
     },
+    /// A witness of a second solution repeats the first.
+    #[error("the second solution is the first one again")]
+    SameSolution,
 }
 
 /// Checks that `solution` is a complete valid grid (each row, column and box a permutation of
@@ -91,6 +94,16 @@ pub fn check_puzzle(puzzle: &Puzzle, solution: &Grid) -> Result<(), VerifyError>
         Puzzle::Grid(g) => check(g, solution),
         Puzzle::Candidates(c) => check_candidates(c, solution),
     }
+}
+
+/// Checks the witness of a second solution: a solution of `puzzle` that differs from the
+/// first one returned (`first`), so that together they prove "at least two".
+pub fn check_second(puzzle: &Puzzle, first: &Grid, second: &Grid) -> Result<(), VerifyError> {
+    check_puzzle(puzzle, second)?;
+    if first.cells() == second.cells() {
+        return Err(VerifyError::SameSolution);
+    }
+    Ok(())
 }
 
 /// Checks that a grid is full and that no row, column or box repeats a digit.

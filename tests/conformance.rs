@@ -75,6 +75,24 @@ fn expect(
     if let (Count::Exactly(1), Some(s), Some(w)) = (got.count, &got.solution, want_solution) {
         assert_eq!(s, w, "{what}: wrong solution");
     }
+    // Two or more solutions come with a witness: a second, different, valid solution.
+    match (&got.solution, &got.second) {
+        (Some(first), Some(second)) => {
+            verify::check_second(puzzle, first, second)
+                .unwrap_or_else(|e| panic!("{what}: bad second solution {second}: {e}"));
+            assert!(
+                !matches!(got.count, Count::Exactly(n) if n < 2),
+                "{what}: a second solution with {:?}",
+                got.count
+            );
+        }
+        (None, Some(_)) => panic!("{what}: a second solution but no first"),
+        _ => assert!(
+            !matches!(got.count, Count::Exactly(n) if n >= 2) || !solver.is_complete(),
+            "{what}: counted {:?} without a second solution as witness",
+            got.count
+        ),
+    }
 }
 
 fn case(solver: &mut dyn Solver, text: &str, limit: u32, want: u32, solution: Option<&str>) {

@@ -289,6 +289,40 @@ fn a_panicking_backend_is_contained_and_reported() {
     }
 }
 
+/// Basic, except that its witness of a second solution is the first one again.
+struct SameTwice {
+    inner: Basic,
+}
+
+impl Solver for SameTwice {
+    fn name(&self) -> &'static str {
+        "same-twice"
+    }
+    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+        let mut o = self.inner.solve(puzzle, limit);
+        if o.second.is_some() {
+            o.second = o.solution;
+        }
+        o
+    }
+}
+
+#[test]
+fn a_second_solution_must_be_valid_and_different() {
+    let text = mixed_text();
+    let same = Backend::new(|| SameTwice {
+        inner: Basic::new(&Options::default()),
+    });
+    let runner = Runner::new(Config::default(), vec![basic(), same]);
+    let set = runner
+        .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
+        .unwrap();
+    // The 10 multi-solution puzzles: basic's witness is fine, the other's is not.
+    assert_eq!(set.backends[0].mismatches, 0);
+    assert_eq!(set.backends[1].mismatches, 10);
+    assert!(set.mismatches[0].problems[0].contains("the second solution is the first one again"));
+}
+
 #[test]
 fn expected_solutions_from_the_file_are_checked() {
     let mut wrong = SOLVED.as_bytes().to_vec();

@@ -227,8 +227,8 @@ impl<'a> Worker<'a> {
             if config.transform.is_some() {
                 let inverse = &self.inverses[k];
                 for o in row.iter_mut().flatten() {
-                    if let Some(s) = &o.solution {
-                        o.solution = Some(inverse.apply(s));
+                    for s in [&mut o.solution, &mut o.second].into_iter().flatten() {
+                        *s = inverse.apply(s);
                     }
                 }
             }

@@ -63,16 +63,19 @@ impl Dlx {
         })
     }
 
-    /// Searches the prepared matrix, fills `cells` from the first cover, and restores the
-    /// matrix.
-    fn finish(&mut self, mut cells: [u8; CELLS], limit: u32) -> Outcome {
+    /// Searches the prepared matrix, completes `cells` (the clues) from the first two covers,
+    /// and restores the matrix.
+    fn finish(&mut self, cells: [u8; CELLS], limit: u32) -> Outcome {
         let r: SearchResult = self.matrix.search(u64::from(limit.max(1)), self.max_nodes);
-        let solution = self.matrix.first_cover().and_then(|cover| {
+        let grid = |cover: &[usize]| {
+            let mut cells = cells;
             for &o in cover {
                 cells[o / 9] = (o % 9) as u8 + 1;
             }
             Grid::from_cells(cells).ok()
-        });
+        };
+        let solution = self.matrix.first_cover().and_then(grid);
+        let second = self.matrix.second_cover().and_then(grid);
         self.matrix.reset();
         let stats = Stats {
             guesses: r.stats.guesses,
@@ -88,6 +91,7 @@ impl Dlx {
                 Count::Unknown
             },
             solution,
+            second,
             stats,
         }
     }

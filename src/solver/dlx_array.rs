@@ -256,6 +256,7 @@ impl DlxArray {
         let mut stats = Stats::default();
         let mut found = 0u32;
         let mut first = None;
+        let mut second = None;
         let mut level = 0usize;
         // A candidate for the next choice, from the last update (MRV shortcut).
         let mut hint = (u8::MAX, 0u16);
@@ -266,18 +267,25 @@ impl DlxArray {
                 return Outcome {
                     count: Count::Unknown,
                     solution: first,
+                    second,
                     stats,
                 };
             }
             if level == depth {
                 found += 1;
-                if first.is_none() {
+                if found <= 2 {
+                    // The same open cells are filled each time, so the clues stay.
                     for l in 0..depth {
                         let o =
                             OPTIONS_OF[self.item[l] as usize % ITEMS][self.pick[l] as usize % 9];
                         cells[usize::from(o) / 9] = (o % 9) as u8 + 1;
                     }
-                    first = Grid::from_cells(*cells).ok();
+                    let grid = Grid::from_cells(*cells).ok();
+                    if found == 1 {
+                        first = grid;
+                    } else {
+                        second = grid;
+                    }
                 }
                 stop = found >= limit;
             } else {
@@ -319,6 +327,7 @@ impl DlxArray {
         Outcome {
             count: Count::Exactly(found),
             solution: first,
+            second,
             stats,
         }
     }

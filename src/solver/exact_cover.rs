@@ -139,6 +139,9 @@ pub struct ExactCover {
     /// Options the search added in the first cover of the last search.
     first: Vec<usize>,
     has_first: bool,
+    /// Options of the second cover of the last search.
+    second: Vec<usize>,
+    has_second: bool,
 }
 
 impl ExactCover {
@@ -201,6 +204,8 @@ impl ExactCover {
             cover_buf: Vec::with_capacity(primary + 1),
             first: Vec::with_capacity(primary + 1),
             has_first: false,
+            second: Vec::with_capacity(primary + 1),
+            has_second: false,
         })
     }
 
@@ -393,20 +398,32 @@ impl ExactCover {
         self.has_first.then_some(self.first.as_slice())
     }
 
+    /// Like [`first_cover`](Self::first_cover), for the second cover of the last search.
+    pub fn second_cover(&self) -> Option<&[usize]> {
+        self.has_second.then_some(self.second.as_slice())
+    }
+
     /// Counts covers up to `limit` (0 counts as 1), visiting at most `max_nodes` search nodes
-    /// (`None`: no budget). The first cover is kept for [`first_cover`](Self::first_cover).
+    /// (`None`: no budget). The first two covers are kept for
+    /// [`first_cover`](Self::first_cover) and [`second_cover`](Self::second_cover).
     pub fn search(&mut self, limit: u64, max_nodes: Option<u64>) -> SearchResult {
         let mut first = std::mem::take(&mut self.first);
+        let mut second = std::mem::take(&mut self.second);
         first.clear();
-        let mut has_first = false;
+        second.clear();
+        let mut found = 0;
         let result = self.search_each(limit, max_nodes, |cover| {
-            if !has_first {
-                first.extend_from_slice(cover);
-                has_first = true;
+            match found {
+                0 => first.extend_from_slice(cover),
+                1 => second.extend_from_slice(cover),
+                _ => {}
             }
+            found += 1;
         });
         self.first = first;
-        self.has_first = has_first;
+        self.second = second;
+        self.has_first = found >= 1;
+        self.has_second = found >= 2;
         result
     }
 

@@ -243,6 +243,8 @@ fn parse_answer(line: &str, limit: u32) -> Result<Outcome, String> {
     Ok(Outcome {
         count,
         solution,
+        // The line protocol carries one solution.
+        second: None,
         stats,
     })
 }

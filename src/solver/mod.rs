@@ -75,14 +75,20 @@ impl Stats {
     }
 }
 
-/// What one call to [`Solver::solve`] found.
+/// What one call to [`Solver::solve`] found. Built with [`Outcome::searched`],
+/// [`Outcome::none`] or [`Outcome::unknown`] (and [`Outcome::with_second`]) outside this crate,
+/// so that a field added later breaks no backend.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Outcome {
     /// Solutions found, up to the limit.
     pub count: Count,
     /// The first solution found, if any. An incomplete backend may return a solution with an
     /// `Unknown` count.
     pub solution: Option<Grid>,
+    /// A second solution, different from the first: the witness of a count of two or more.
+    /// Backends that cannot produce one (an external program, say) leave it `None`.
+    pub second: Option<Grid>,
     /// Work counters.
     pub stats: Stats,
 }
@@ -93,6 +99,7 @@ impl Outcome {
         Outcome {
             count: Count::Exactly(0),
             solution: None,
+            second: None,
             stats,
         }
     }
@@ -112,8 +119,15 @@ impl Outcome {
                 Count::Exactly(found)
             },
             solution,
+            second: None,
             stats,
         }
+    }
+
+    /// The same answer with `second` as the witness of a second solution.
+    pub fn with_second(mut self, second: Option<Grid>) -> Outcome {
+        self.second = second;
+        self
     }
 
     /// An answer saying "could not decide".
@@ -121,6 +135,7 @@ impl Outcome {
         Outcome {
             count: Count::Unknown,
             solution: None,
+            second: None,
             stats,
         }
     }

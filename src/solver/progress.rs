@@ -10,6 +10,7 @@ pub(crate) struct Progress {
     max_nodes: u64,
     found: u32,
     first: Option<Grid>,
+    second: Option<Grid>,
     out_of_budget: bool,
     /// The backend's work counters (it adds guesses and its own figures; nodes are counted
     /// by [`enter`](Progress::enter)).
@@ -24,6 +25,7 @@ impl Progress {
             max_nodes: max_nodes.unwrap_or(u64::MAX),
             found: 0,
             first: None,
+            second: None,
             out_of_budget: false,
             stats: Stats::default(),
         }
@@ -46,17 +48,21 @@ impl Progress {
         self.found >= self.limit || self.out_of_budget
     }
 
-    /// Counts a solution; `solution` is called for the first one only.
+    /// Counts a solution; `solution` is called for the first two only (the answer and the
+    /// witness of a second solution).
     #[inline]
     pub(crate) fn solution(&mut self, solution: impl FnOnce() -> Option<Grid>) {
         self.found += 1;
         if self.first.is_none() {
             self.first = solution();
+        } else if self.second.is_none() {
+            self.second = solution();
         }
     }
 
     /// The answer: the count (or `unknown` when the budget ran out) and the first solution.
     pub(crate) fn outcome(self) -> Outcome {
         Outcome::searched(self.found, self.out_of_budget, self.first, self.stats)
+            .with_second(self.second)
     }
 }

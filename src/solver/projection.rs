@@ -732,6 +732,7 @@ impl Projection {
                 return Outcome {
                     count: Count::Exactly(1),
                     solution: Some(grid),
+                    second: None,
                     stats: Stats::default(),
                 };
             }
@@ -756,6 +757,7 @@ impl Projection {
                     Count::Unknown
                 },
                 solution: Some(grid),
+                second: None,
                 stats,
             },
             _ => Outcome::unknown(stats),

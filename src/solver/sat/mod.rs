@@ -116,12 +116,13 @@ impl Sat {
         }
         let mut stats = Stats::default();
         let mut found = 0u32;
-        let mut first = None;
+        let (mut first, mut second) = (None, None);
         loop {
             if stats.iterations >= self.max_calls {
                 return Outcome {
                     count: Count::Unknown,
                     solution: first,
+                    second,
                     stats,
                 };
             }
@@ -141,7 +142,11 @@ impl Sat {
                 return Outcome::unknown(stats);
             };
             found += 1;
-            first.get_or_insert(grid);
+            if first.is_none() {
+                first = Some(grid);
+            } else if second.is_none() {
+                second = Some(grid);
+            }
             if found >= limit {
                 break;
             }
@@ -150,6 +155,7 @@ impl Sat {
         Outcome {
             count: Count::Exactly(found),
             solution: first,
+            second,
             stats,
         }
     }
