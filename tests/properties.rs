@@ -67,6 +67,19 @@ proptest! {
                     if n == 1 {
                         prop_assert_eq!(got.solution, Some(grid), "{}", backend.name());
                     }
+                    // Two solutions come with a witness: valid and different from the first.
+                    if n == 2 {
+                        let (Some(first), Some(second)) = (&got.solution, &got.second) else {
+                            return Err(TestCaseError::fail(format!("{}: no witness", backend.name())));
+                        };
+                        let p = sudobench::grid::Puzzle::Grid(puzzle);
+                        prop_assert!(
+                            verify::check_second(&p, first, second).is_ok(),
+                            "{}: bad witness {}",
+                            backend.name(),
+                            second
+                        );
+                    }
                 }
                 Count::Unknown => prop_assert!(!backend.is_complete(), "{} gave up", backend.name()),
             }
