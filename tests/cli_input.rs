@@ -315,3 +315,43 @@ fn stdin_records_are_answered_as_they_arrive() {
         assert!(rx.try_recv().is_err(), "{args:?}: one line per record");
     }
 }
+
+/// `count --witness` prints the solutions behind a count: one for `1`, two different ones
+/// for `2+` (both valid), none for `0`; the same from every complete backend.
+#[test]
+fn count_witness_prints_the_solutions_behind_the_count() {
+    use sudobench::grid::{Grid, Puzzle};
+    const UNIQUE: &str =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+    const MULTI: &str =
+        "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
+    let none = format!("11{}", ".".repeat(79));
+    let input = format!("{UNIQUE}\n{MULTI}\n{none}\n");
+    for backend in ["basic", "bitmask", "logic", "dlx", "dlx-array", "sat"] {
+        let out = sudobench(
+            &["count", "--witness", "--backend", backend],
+            Some(input.as_bytes()),
+        );
+        let lines = lines(&out);
+        assert_eq!(lines.len(), 3, "{backend}: {lines:?}");
+        let fields: Vec<Vec<&str>> = lines.iter().map(|l| l.split(' ').collect()).collect();
+        let check = |puzzle: &str, s: &str| {
+            let p = Puzzle::Grid(puzzle.parse::<Grid>().unwrap());
+            sudobench::verify::check_puzzle(&p, &s.parse().unwrap()).is_ok()
+        };
+        assert_eq!(fields[0][0], "1", "{backend}");
+        assert!(
+            fields[0].len() == 2 && check(UNIQUE, fields[0][1]),
+            "{backend}"
+        );
+        assert_eq!(fields[1][0], "2+", "{backend}");
+        assert_eq!(fields[1].len(), 3, "{backend}: {}", lines[1]);
+        assert_ne!(fields[1][1], fields[1][2], "{backend}");
+        assert!(
+            check(MULTI, fields[1][1]) && check(MULTI, fields[1][2]),
+            "{backend}"
+        );
+        assert_eq!(lines[2], "0", "{backend}");
+        assert_eq!(out.status.code(), Some(0), "{backend}");
+    }
+}

@@ -49,6 +49,10 @@ pub struct CountArgs {
     /// Count on this many threads (output order and content do not change).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     threads: u16,
+    /// After the count, print the solutions that back it: the solution of a `1`, two
+    /// different solutions of a `2+` (each checked by the verifier).
+    #[arg(long)]
+    witness: bool,
     /// Puzzle files (plain or gzip; `-` or nothing for standard input).
     files: Vec<String>,
 }
@@ -344,7 +348,13 @@ pub fn count(args: &CountArgs) -> Result<bool> {
         args.limit,
         usize::from(args.threads),
         &|record, outcome| {
-            let line = outcome.count.display(args.limit);
+            let mut line = outcome.count.display(args.limit);
+            if args.witness {
+                for s in [&outcome.solution, &outcome.second].into_iter().flatten() {
+                    line.push(' ');
+                    line.push_str(&s.to_string());
+                }
+            }
             let proved = match (&prover, outcome.count, &outcome.solution) {
                 (Some(p), Count::Exactly(1), Some(s)) => p.prove(record, Some(s)),
                 (Some(p), Count::Exactly(0), _) => p.prove(record, None),
