@@ -75,6 +75,15 @@ impl Stats {
     }
 }
 
+/// Whether the CPU has the POPCNT instruction, which the x86-64 baseline lacks: backends that
+/// count bits in their branching choice compile that part with it when it is there.
+pub(crate) fn has_popcnt() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("popcnt");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// What one call to [`Solver::solve`] found. Built with [`Outcome::searched`],
 /// [`Outcome::none`] or [`Outcome::unknown`] (and [`Outcome::with_second`]) outside this crate,
 /// so that a field added later breaks no backend.

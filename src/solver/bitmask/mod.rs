@@ -32,10 +32,7 @@ pub struct Bitmask {
 impl Bitmask {
     /// Builds the backend; honours `options.max_nodes`.
     pub fn new(options: &Options) -> Bitmask {
-        #[cfg(target_arch = "x86_64")]
-        let popcnt = std::arch::is_x86_feature_detected!("popcnt");
-        #[cfg(not(target_arch = "x86_64"))]
-        let popcnt = false;
+        let popcnt = super::has_popcnt();
         Bitmask {
             max_nodes: options.max_nodes.unwrap_or(u64::MAX),
             popcnt,

@@ -229,10 +229,7 @@ impl Engine {
             config,
             max_subset: 0,
             updates: 0,
-            #[cfg(target_arch = "x86_64")]
-            popcnt: std::arch::is_x86_feature_detected!("popcnt"),
-            #[cfg(not(target_arch = "x86_64"))]
-            popcnt: false,
+            popcnt: super::has_popcnt(),
         }
     }
 
