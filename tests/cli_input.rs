@@ -270,7 +270,6 @@ fn pencilmark_lines_are_accepted() {
 #[test]
 fn stdin_records_are_answered_as_they_arrive() {
     use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
     use std::sync::mpsc;
     use std::time::Duration;
     const EASY: &str =
@@ -283,13 +282,8 @@ fn stdin_records_are_answered_as_they_arrive() {
         &["solve", "--threads", "2"],
         &["solve", "--backend", "logic", "--no-guess"],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sudobench"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("binary runs");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut child = common::spawn_in(root, args);
         let mut stdin = child.stdin.take().expect("stdin pipe");
         let stdout = child.stdout.take().expect("stdout pipe");
         let (tx, rx) = mpsc::channel();
