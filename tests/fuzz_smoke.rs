@@ -85,6 +85,13 @@ proptest! {
             if let Some(s) = &out.solution {
                 prop_assert!(verify::check(&grid, s).is_ok(), "{name}: invalid {s}");
             }
+            if let (Some(first), Some(second)) = (&out.solution, &out.second) {
+                let puzzle = sudobench::grid::Puzzle::Grid(grid);
+                prop_assert!(
+                    verify::check_second(&puzzle, first, second).is_ok(),
+                    "{name}: bad second solution {second}"
+                );
+            }
             if name == "basic" {
                 oracle = Some(out.count);
             } else if let (Some(Count::Exactly(want)), Count::Exactly(got), true) =
