@@ -1,8 +1,8 @@
-//! sudobench: Sudoku solvers behind one [`Solver`](solver::Solver) trait, checked against
+//! sudobench: Sudoku solvers behind one [`Solver`] trait, checked against
 //! each other and an independent verifier, and benchmarked on the standard public data sets.
 //!
 //! - [`grid`]: the grid, candidate sets and geometry tables;
-//! - [`format`]: the streaming reader for puzzle files (plain, gzip, CSV, pencilmarks);
+//! - [`format`](mod@format): the streaming reader for puzzle files (plain, gzip, CSV, pencilmarks);
 //! - [`solver`]: the trait, its outcome types, the backends and the registry;
 //! - [`verify`]: the independent checker every answer passes through;
 //! - [`runner`]: streams data sets through backends, cross-checks and times them;

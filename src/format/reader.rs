@@ -40,7 +40,7 @@ pub enum OpenError {
 /// and then ends.
 ///
 /// Lines are parsed in place in the input buffer when they fit in it (nearly always), and
-/// plain 81-character puzzle lines take a fast path; see [`super::line::parse_grid_line`].
+/// plain 81-character puzzle lines take a fast path; see `line::parse_grid_line`.
 pub struct Reader {
     input: Box<dyn Buffered>,
     state: State,

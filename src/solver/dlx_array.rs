@@ -12,7 +12,7 @@
 //! as such. The matrix is constant tables (the four items of each option, the nine options
 //! of each item, the 28 options conflicting with each option). The search state is two small counter arrays:
 //! for each option, how many chosen options forbid it (`blocked`, 0 = available); for each
-//! item, how many of its options are available, plus [`USED`] once an option covering it is
+//! item, how many of its options are available, plus `USED` once an option covering it is
 //! chosen. Choosing an option increments `blocked` for each of the 28 options sharing an item
 //! with it (a precomputed list, so each is visited once), and decrements the item counts of
 //! those that became forbidden; undoing it is the
@@ -125,7 +125,7 @@ pub struct DlxArray {
     max_nodes: Option<u64>,
     /// Per option: how many chosen options (or eliminations) forbid it.
     blocked: [u8; OPTION_SLOTS],
-    /// Per item: available options, plus [`USED`] once covered.
+    /// Per item: available options, plus `USED` once covered.
     count: [u8; ITEM_SLOTS],
     /// Per level: the item branched on.
     item: [u16; CELLS],

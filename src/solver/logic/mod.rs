@@ -18,8 +18,8 @@
 //! registered as the separate backend `logic-lc`.
 //!
 //! How the closure stays cheap:
-//! - singles, the bulk of the work, run on nine digit boards (one bit per cell, see
-//!   [`board`]): a placement clears its peers with one mask, naked singles come from counting
+//! - singles, the bulk of the work, run on nine digit boards (one bit per cell; the `board`
+//!   module): a placement clears its peers with one mask, naked singles come from counting
 //!   bits across the boards, hidden singles from folding a board's rows, and only boards that
 //!   changed are looked at again;
 //! - the subsets read 9-bit candidate masks per field, brought in step with the boards when
