@@ -85,23 +85,8 @@ fn check_outcome(solver: &dyn Solver, record: &Record, outcome: &Outcome) -> Res
             )
         })?;
     }
-    match (&outcome.solution, &outcome.second, outcome.count) {
-        (_, None, _) => {}
-        (Some(first), Some(second), count) if !matches!(count, Count::Exactly(n) if n < 2) => {
-            verify::check_second(&record.puzzle, first, second).map_err(|e| {
-                format!(
-                    "backend {} returned an invalid second solution {second}: {e}",
-                    solver.name()
-                )
-            })?;
-        }
-        (_, Some(_), _) => {
-            return Err(format!(
-                "backend {} returned a second solution but counted {}",
-                solver.name(),
-                outcome.count.display(2)
-            ))
-        }
+    if let Some(problem) = outcome.second_problem(&record.puzzle) {
+        return Err(format!("backend {} {problem}", solver.name()));
     }
     if let (Some(expected), Some(solution), Count::Exactly(1)) =
         (&record.expected, &outcome.solution, outcome.count)

@@ -32,16 +32,9 @@ pub(super) fn check(
                 continue;
             }
         }
-        let bad = match (o.count, &o.solution, &o.second) {
-            (_, None, Some(_)) => Some(format!("{name} returned a second solution but no first")),
-            (Count::Exactly(n), _, Some(_)) if n < 2 => {
-                Some(format!("{name} counted {n} but returned a second solution"))
-            }
-            (_, Some(first), Some(second)) => verify::check_second(&record.puzzle, first, second)
-                .err()
-                .map(|e| format!("{name} returned an invalid second solution: {e}")),
-            _ => None,
-        };
+        let bad = o
+            .second_problem(&record.puzzle)
+            .map(|p| format!("{name} {p}"));
         let bad = bad.or(match o.count {
             Count::Exactly(n) if n > limit => Some(format!("{name} counted {n}, above the limit")),
             Count::Exactly(n) if n > 0 && o.solution.is_none() => {

@@ -139,6 +139,23 @@ impl Outcome {
         self
     }
 
+    /// What is wrong with the witness of a second solution, if there is one and anything is:
+    /// it needs a first solution beside it, a count of two or more (or an undecided one), and
+    /// it must be a valid solution of `puzzle` different from the first. Worded to follow the
+    /// backend's name.
+    pub fn second_problem(&self, puzzle: &Puzzle) -> Option<String> {
+        let second = self.second.as_ref()?;
+        match (&self.solution, self.count) {
+            (None, _) => Some("returned a second solution but no first".to_string()),
+            (_, Count::Exactly(n)) if n < 2 => {
+                Some(format!("counted {n} but returned a second solution"))
+            }
+            (Some(first), _) => crate::verify::check_second(puzzle, first, second)
+                .err()
+                .map(|e| format!("returned an invalid second solution {second}: {e}")),
+        }
+    }
+
     /// An answer saying "could not decide".
     pub fn unknown(stats: Stats) -> Outcome {
         Outcome {
