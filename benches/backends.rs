@@ -11,6 +11,7 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
 use sudobench::format::Reader;
+use sudobench::solver::Limit;
 use sudobench::solver::{build, Options, BACKENDS};
 use sudobench::Puzzle;
 
@@ -72,7 +73,7 @@ fn backends(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new(info.name, &set), &puzzles, |b, ps| {
                 b.iter(|| {
                     for p in ps {
-                        black_box(solver.solve_puzzle(black_box(p), 2));
+                        black_box(solver.solve(black_box(p), Limit::TWO));
                     }
                 })
             });

@@ -17,7 +17,7 @@ use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criteri
 use sudobench::format::Reader;
 use sudobench::grid::{Grid, Puzzle};
 use sudobench::solver::bitmask::Bitmask;
-use sudobench::solver::{Count, Options, Solver};
+use sudobench::solver::{Count, Limit, Options, Solver};
 
 /// Data sets and how many puzzles of each are timed (the first ones of the file).
 const SETS: &[(&str, &str, usize)] = &[
@@ -63,7 +63,10 @@ fn peers(c: &mut Criterion) {
                 b.iter(|| {
                     let mut n = 0u32;
                     for g in grids {
-                        if let Count::Exactly(k) = solver.solve(black_box(g), limit).count {
+                        if let Count::Exactly(k) = solver
+                            .solve(&(*black_box(g)).into(), Limit::new(limit).expect("nonzero"))
+                            .count()
+                        {
                             n += k;
                         }
                     }

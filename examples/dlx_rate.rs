@@ -13,6 +13,7 @@
 
 use std::time::Duration;
 use sudobench::runner::thread_cpu_time;
+use sudobench::solver::Limit;
 
 use sudobench::format::Reader;
 use sudobench::grid::Puzzle;
@@ -83,9 +84,9 @@ fn main() -> anyhow::Result<()> {
                 let mut c = [0u64; 4];
                 let t = thread_cpu_time();
                 for p in &puzzles {
-                    let o = s.solve_puzzle(p, 2);
-                    st.accumulate(&o.stats);
-                    match o.count {
+                    let o = s.solve(p, Limit::TWO);
+                    st.accumulate(o.stats());
+                    match o.count() {
                         Count::Exactly(n) => c[n.min(2) as usize] += 1,
                         Count::Unknown => c[3] += 1,
                     }
@@ -110,7 +111,7 @@ fn main() -> anyhow::Result<()> {
                 n / secs,
                 secs * 1e6 / n,
                 stats[k].nodes as f64 / n,
-                stats[k].guesses as f64 / n,
+                stats[k].guesses.unwrap_or(0) as f64 / n,
                 best[base].as_secs_f64() / secs,
             );
             if counts[k] != counts[0] {

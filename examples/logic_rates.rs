@@ -24,6 +24,7 @@
 use std::time::Instant;
 use sudobench::format::Reader;
 use sudobench::grid::Puzzle;
+use sudobench::solver::Limit;
 use sudobench::solver::{self, Count, Options, Solver};
 
 const SETS: &[(&str, &str)] = &[
@@ -86,17 +87,17 @@ fn time(s: &mut dyn Solver, puzzles: &[Puzzle], best: &mut (f64, f64), tally: Op
 /// Solves every puzzle once (limit 2), adding to the tally if given.
 fn run(s: &mut dyn Solver, puzzles: &[Puzzle], sink: &mut u64, mut tally: Option<&mut Tally>) {
     for p in puzzles {
-        let out = s.solve_puzzle(p, 2);
-        if out.count != Count::Exactly(1) {
-            panic!("{} on {p}: {:?}", s.name(), out.count);
+        let out = s.solve(p, Limit::TWO);
+        if out.count() != Count::Exactly(1) {
+            panic!("{} on {p}: {:?}", s.name(), out.count());
         }
         if let Some(t) = tally.as_deref_mut() {
-            t.no_guess += u64::from(out.stats.guesses == 0);
-            t.guesses += out.stats.guesses;
-            t.nodes += out.stats.nodes;
-            t.subset_hist[(out.stats.max_subset as usize).min(9)] += 1;
+            t.no_guess += u64::from(out.stats().guesses == Some(0));
+            t.guesses += out.stats().guesses.unwrap_or(0);
+            t.nodes += out.stats().nodes;
+            t.subset_hist[(out.stats().max_subset as usize).min(9)] += 1;
         }
-        *sink += out.stats.nodes;
+        *sink += out.stats().nodes;
     }
 }
 

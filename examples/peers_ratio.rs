@@ -16,7 +16,7 @@
 use sudobench::format::Reader;
 use sudobench::grid::{Grid, Puzzle};
 use sudobench::solver::bitmask::Bitmask;
-use sudobench::solver::{Count, Options, Solver};
+use sudobench::solver::{Count, Limit, Options, Solver};
 
 /// Puzzles per alternation slice.
 const CHUNK: usize = 50;
@@ -51,7 +51,10 @@ fn time_bitmask(solver: &mut Bitmask, puzzles: &[Grid], limit: u32) -> (f64, u64
     let start = cpu_now();
     let mut check = 0u64;
     for p in puzzles {
-        if let Count::Exactly(n) = solver.solve(p, limit).count {
+        if let Count::Exactly(n) = solver
+            .solve(&(*p).into(), Limit::new(limit).expect("nonzero"))
+            .count()
+        {
             check += n as u64;
         }
     }
@@ -119,9 +122,9 @@ fn main() -> anyhow::Result<()> {
         }
         let (mut no_guess, mut guesses) = (0usize, 0u64);
         for g in &grids {
-            let o = solver.solve(g, limit);
-            no_guess += (o.stats.guesses == 0) as usize;
-            guesses += o.stats.guesses;
+            let o = solver.solve(&(*g).into(), Limit::new(limit).expect("nonzero"));
+            no_guess += (o.stats().guesses == Some(0)) as usize;
+            guesses += o.stats().guesses.unwrap_or(0);
         }
         // Alternate the two solvers on slices of CHUNK puzzles (the first solver alternating
         // too) and add up each one's time: load from other processes then hits both alike.

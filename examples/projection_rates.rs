@@ -16,6 +16,7 @@ use clap::Parser;
 use std::time::Instant;
 use sudobench::format::Reader;
 use sudobench::solver::projection::{Algorithm, Precision, Projection};
+use sudobench::solver::Limit;
 use sudobench::solver::{Options, Solver};
 use sudobench::verify;
 
@@ -103,11 +104,11 @@ fn run(options: &Options, puzzles: &[sudobench::Puzzle], threads: usize) -> RunR
         puzzles
             .iter()
             .map(|p| {
-                let got = solver.solve_puzzle(p, 1);
-                let it = got.stats.iterations;
-                match got.solution {
+                let got = solver.solve(p, Limit::ONE);
+                let it = got.stats().iterations;
+                match got.solution() {
                     Some(sol) => {
-                        verify::check_puzzle(p, &sol).expect("verified solution");
+                        verify::check_puzzle(p, sol).expect("verified solution");
                         (Some(it), it)
                     }
                     None => (None, it),
@@ -123,11 +124,11 @@ fn run(options: &Options, puzzles: &[sudobench::Puzzle], threads: usize) -> RunR
                         let mut solver = Projection::new(options);
                         part.iter()
                             .map(|p| {
-                                let got = solver.solve_puzzle(p, 1);
-                                let it = got.stats.iterations;
-                                match got.solution {
+                                let got = solver.solve(p, Limit::ONE);
+                                let it = got.stats().iterations;
+                                match got.solution() {
                                     Some(sol) => {
-                                        verify::check_puzzle(p, &sol).expect("verified solution");
+                                        verify::check_puzzle(p, sol).expect("verified solution");
                                         (Some(it), it)
                                     }
                                     None => (None, it),

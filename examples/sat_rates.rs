@@ -13,6 +13,7 @@
 use sudobench::format::Reader;
 use sudobench::grid::{Grid, Puzzle};
 use sudobench::solver::sat::{Encoding, Formula, Givens, Sat};
+use sudobench::solver::Limit;
 use sudobench::solver::{Count, Solver};
 use sudobench::verify;
 use varisat::{ExtendFormula, Lit, Var};
@@ -109,8 +110,8 @@ fn fresh_run(encoding: Encoding, place_first: bool, puzzles: &[Grid]) -> (f64, u
     let start = cpu_seconds();
     let mut unique = 0;
     for g in puzzles {
-        let o = s.solve(g, 2);
-        if o.count == Count::Exactly(1) {
+        let o = s.solve(&(*g).into(), Limit::TWO);
+        if o.count() == Count::Exactly(1) {
             unique += 1;
         }
     }
@@ -138,9 +139,9 @@ fn main() {
         for e in Encoding::ALL {
             let mut s = Sat::with_encoding(e);
             for g in puzzles {
-                let o = s.solve(g, 2);
-                assert_eq!(o.count, Count::Exactly(1), "{name} {e} {g}");
-                verify::check(g, o.solution.as_ref().expect("solution")).expect("verifies");
+                let o = s.solve(&(*g).into(), Limit::TWO);
+                assert_eq!(o.count(), Count::Exactly(1), "{name} {e} {g}");
+                verify::check(g, o.solution().as_ref().expect("solution")).expect("verifies");
             }
         }
     }

@@ -365,6 +365,18 @@ impl Puzzle {
     }
 }
 
+impl From<Grid> for Puzzle {
+    fn from(grid: Grid) -> Puzzle {
+        Puzzle::Grid(grid)
+    }
+}
+
+impl From<Candidates> for Puzzle {
+    fn from(candidates: Candidates) -> Puzzle {
+        Puzzle::Candidates(candidates)
+    }
+}
+
 impl fmt::Display for Puzzle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

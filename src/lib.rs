@@ -5,6 +5,7 @@
 //! - [`format`](mod@format): the streaming reader for puzzle files (plain, gzip, CSV, pencilmarks);
 //! - [`solver`]: the trait, its outcome types, the backends and the registry;
 //! - [`verify`]: the independent checker every answer passes through;
+//! - [`judge`]: decides which answers to a puzzle are wrong, by evidence, never by majority;
 //! - [`runner`]: streams data sets through backends, cross-checks and times them;
 //! - [`report`]: the runner's figures as a table, CSV, JSON lines, Markdown and an SVG chart;
 //! - [`symmetry`]: validity-preserving grid symmetries and a seeded generator.
@@ -18,8 +19,8 @@
 //!
 //! ```
 //! use sudobench::runner::{Backend, Config, NoObserver, Runner, Sample};
-//! use sudobench::solver::{Options, Outcome, Solver, Stats};
-//! use sudobench::Grid;
+//! use sudobench::solver::{Limit, Options, Outcome, Solver, Stats};
+//! use sudobench::{Grid, Puzzle};
 //!
 //! struct InOrder;
 //!
@@ -32,14 +33,14 @@
 //!     })
 //! }
 //!
-//! fn fill(cells: &mut [u8; 81], limit: u32, found: &mut Vec<Grid>, stats: &mut Stats) {
+//! fn fill(cells: &mut [u8; 81], limit: usize, found: &mut Vec<Grid>, stats: &mut Stats) {
 //!     let Some(cell) = cells.iter().position(|&v| v == 0) else {
 //!         found.extend(Grid::from_cells(*cells));
 //!         return;
 //!     };
 //!     for d in 1..=9u8 {
-//!         if (found.len() as u32) < limit && allowed(cells, cell, d) {
-//!             stats.guesses += 1;
+//!         if found.len() < limit && allowed(cells, cell, d) {
+//!             stats.add_guess();
 //!             cells[cell] = d;
 //!             fill(cells, limit, found, stats);
 //!             cells[cell] = 0;
@@ -48,19 +49,23 @@
 //! }
 //!
 //! impl Solver for InOrder {
-//!     fn name(&self) -> &'static str {
+//!     fn name(&self) -> &str {
 //!         "in-order"
 //!     }
-//!     fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
-//!         let mut cells = *puzzle.cells();
-//!         let (mut found, mut stats) = (Vec::new(), Stats::default());
+//!     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+//!         // Clue grids only; pencilmark puzzles are left undecided.
+//!         let Puzzle::Grid(grid) = puzzle else {
+//!             return Outcome::unknown(Stats::default());
+//!         };
+//!         let mut cells = *grid.cells();
+//!         let (mut found, mut stats) = (Vec::new(), Stats::GUESSING);
 //!         let clues_agree = (0..81).all(|i| cells[i] == 0 || allowed(&cells, i, cells[i]));
 //!         if clues_agree {
-//!             fill(&mut cells, limit.max(1), &mut found, &mut stats);
+//!             fill(&mut cells, limit.get() as usize, &mut found, &mut stats);
 //!         }
 //!         // The count, the first solution and, for two, the second as the witness.
-//!         Outcome::searched(found.len() as u32, false, found.first().copied(), stats)
-//!             .with_second(found.get(1).copied())
+//!         let (first, second) = (found.first().copied(), found.get(1).copied());
+//!         Outcome::searched(found.len() as u32, false, first, second, stats)
 //!     }
 //! }
 //!
@@ -84,12 +89,13 @@
 //! }
 //! ```
 //!
-//! Stability: the [`Solver`] trait, [`Grid`], [`Outcome`] and the [`runner`] entry points
+//! Stability: the [`Solver`] trait, [`Grid`], [`Outcome`], the [`judge`] and the [`runner`] entry points
 //! (`Runner`, `Config`, `Backend`, the report structs) are the supported surface; backend
 //! modules' own public items (tables, helper functions) are for study and may change.
 
 pub mod format;
 pub mod grid;
+pub mod judge;
 pub mod report;
 pub mod runner;
 pub mod solver;
@@ -97,4 +103,4 @@ pub mod symmetry;
 pub mod verify;
 
 pub use grid::{Candidates, Grid, Puzzle};
-pub use solver::{Count, Outcome, Solver, Stats};
+pub use solver::{Count, Limit, Outcome, Solver, Stats};

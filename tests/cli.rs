@@ -207,11 +207,108 @@ fn a_wrong_expected_solution_is_a_mismatch_and_exit_1() {
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("k.csv:3: mismatch"), "{err}");
-    assert!(err.contains("expected solution is invalid"), "{err}");
+    assert!(
+        err.contains("expected solution") && err.contains("is invalid"),
+        "{err}"
+    );
     assert!(err.contains("basic"), "{err}");
     let rows = json_rows(&stdout(&o));
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0]["parse_errors"], 0);
+    // The file's error is counted in the machine output, and not charged to the backend.
+    assert_eq!(rows[0]["data_errors"], 1);
+    assert_eq!(rows[0]["set_mismatches"], 1);
+    assert_eq!(rows[0]["mismatches"], 0);
+}
+
+/// A puzzle with exactly two solutions (1 and 2 swap in r1c1, r1c2, r4c1, r4c2), both.
+const OPEN: &str =
+    "..3456789456789123789123456..4365897365897214897214365531642978642978531978531642";
+const OPEN_A: &str =
+    "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
+const OPEN_B: &str =
+    "213456789456789123789123456124365897365897214897214365531642978642978531978531642";
+
+#[test]
+fn solve_and_count_judge_expected_solutions_like_bench() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut wrong = OPEN_A.as_bytes().to_vec();
+    wrong.swap(9, 10);
+    let wrong = String::from_utf8(wrong).unwrap();
+    let file = dir.path().join("k.csv");
+    // Line 2: a valid expected solution of a two-solution puzzle; line 3: an invalid one.
+    std::fs::write(
+        &file,
+        format!("quizzes,solutions\n{OPEN},{OPEN_B}\n{OPEN},{wrong}\n"),
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    // `count` checks the expected solution even when the puzzle has two or more.
+    let o = run(&["count", f]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "2+", "{out}");
+    assert!(lines[1].starts_with("error: "), "{out}");
+    assert!(lines[1].contains("k.csv:3"), "{out}");
+    assert!(lines[1].contains("expected solution"), "{out}");
+    // `solve --first` never checked uniqueness, so a first solution other than the file's is
+    // no error: both are valid.
+    let o = run(&["solve", "--first", f]);
+    let out = stdout(&o);
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first == OPEN_A || first == OPEN_B, "{out}");
+    assert!(!out.contains("differs"), "{out}");
+    // `solve` decides uniqueness: two solutions, and no word of a differing unique one.
+    let o = run(&["solve", f]);
+    assert!(
+        stdout(&o).starts_with("multiple solutions\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stdout(&o).contains("differs"));
+}
+
+#[test]
+fn an_unreadable_file_still_gets_its_records() {
+    let o = run(&[
+        "bench",
+        "--backends",
+        "basic,bitmask",
+        "--format",
+        "json",
+        "/nonexistent/sudobench-set.txt",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let rows = json_rows(&stdout(&o));
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for row in &rows {
+        let error = row["error"].as_str().expect("error field");
+        assert!(error.contains("/nonexistent/sudobench-set.txt"), "{error}");
+        assert_eq!(row["covered"], 0);
+    }
+    let o = run(&[
+        "bench",
+        "--backends",
+        "basic",
+        "--format",
+        "csv",
+        "/nonexistent/sudobench-set.txt",
+    ]);
+    let text = stdout(&o);
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let col = header
+        .iter()
+        .position(|h| *h == "error")
+        .expect("error column");
+    let row = text
+        .lines()
+        .nth(1)
+        .expect("a record for the unreadable file");
+    assert!(
+        row.split(',').nth(col).is_some_and(|e| !e.is_empty()),
+        "{text}"
+    );
 }
 
 #[test]

@@ -6,6 +6,8 @@
 
 use sudobench::format::Reader;
 use sudobench::grid::{Candidates, Grid, Puzzle};
+use sudobench::judge;
+use sudobench::solver::Limit;
 use sudobench::solver::{self, Count, Options, Outcome, Solver};
 use sudobench::verify;
 
@@ -50,21 +52,27 @@ fn expect(
     want_solution: Option<&Grid>,
 ) {
     let what = format!("backend {} on {puzzle} (limit {limit})", solver.name());
-    if let Some(s) = &got.solution {
+    // The same typed check every command applies to every answer.
+    let judged = judge::check_answer(puzzle, Limit::new(limit).expect("nonzero"), got);
+    assert_eq!(judged, None, "{what}: the judge rejects the answer");
+    if let Some(s) = &got.solution() {
         verify::check_puzzle(puzzle, s).unwrap_or_else(|e| panic!("{what}: invalid {s}: {e}"));
         assert!(
             want > 0,
             "{what}: returned {s} for a puzzle with no solution"
         );
     }
-    match got.count {
+    match got.count() {
         Count::Exactly(n) => {
             assert_eq!(n, want, "{what}: wrong count");
             if n > 0 {
-                assert!(got.solution.is_some(), "{what}: count {n} but no solution");
+                assert!(
+                    got.solution().is_some(),
+                    "{what}: count {n} but no solution"
+                );
             }
             if let (1, Some(w)) = (n, want_solution) {
-                assert_eq!(got.solution.as_ref(), Some(w), "{what}: wrong solution");
+                assert_eq!(got.solution(), Some(w), "{what}: wrong solution");
             }
         }
         Count::Unknown => assert!(
@@ -72,32 +80,32 @@ fn expect(
             "{what}: complete backend answered unknown"
         ),
     }
-    if let (Count::Exactly(1), Some(s), Some(w)) = (got.count, &got.solution, want_solution) {
-        assert_eq!(s, w, "{what}: wrong solution");
+    if let (Count::Exactly(1), Some(s), Some(w)) = (got.count(), &got.solution(), want_solution) {
+        assert_eq!(*s, w, "{what}: wrong solution");
     }
     // Two or more solutions come with a witness: a second, different, valid solution.
-    match (&got.solution, &got.second) {
+    match (&got.solution(), &got.second()) {
         (Some(first), Some(second)) => {
             verify::check_second(puzzle, first, second)
                 .unwrap_or_else(|e| panic!("{what}: bad second solution {second}: {e}"));
             assert!(
-                !matches!(got.count, Count::Exactly(n) if n < 2),
+                !matches!(got.count(), Count::Exactly(n) if n < 2),
                 "{what}: a second solution with {:?}",
-                got.count
+                got.count()
             );
         }
         (None, Some(_)) => panic!("{what}: a second solution but no first"),
         _ => assert!(
-            !matches!(got.count, Count::Exactly(n) if n >= 2) || !solver.is_complete(),
+            !matches!(got.count(), Count::Exactly(n) if n >= 2) || !solver.is_complete(),
             "{what}: counted {:?} without a second solution as witness",
-            got.count
+            got.count()
         ),
     }
 }
 
 fn case(solver: &mut dyn Solver, text: &str, limit: u32, want: u32, solution: Option<&str>) {
     let p = grid(text);
-    let got = solver.solve(&p, limit);
+    let got = solver.solve(&p.into(), Limit::new(limit).expect("nonzero"));
     let sol = solution.map(grid);
     expect(solver, &Puzzle::Grid(p), limit, &got, want, sol.as_ref());
 }
@@ -131,7 +139,9 @@ pub fn no_solution(name: &str) {
     let mut c = EASY.as_bytes().to_vec();
     c[0] = b'1';
     let c = String::from_utf8(c).unwrap();
-    let truth = backend("basic").solve(&grid(&c), 2).count;
+    let truth = backend("basic")
+        .solve(&(grid(&c)).into(), Limit::TWO)
+        .count();
     assert_eq!(
         truth,
         Count::Exactly(0),
@@ -147,7 +157,10 @@ pub fn multiple_solutions(name: &str) {
     case(s.as_mut(), &".".repeat(81), 1, 1, None);
     // From the serg benchmark: several solutions; the oracle says how many up to 50.
     let serg = "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
-    let Count::Exactly(n) = backend("basic").solve(&grid(serg), 50).count else {
+    let Count::Exactly(n) = backend("basic")
+        .solve(&grid(serg).into(), Limit::new(50).expect("nonzero"))
+        .count()
+    else {
         panic!("oracle answered unknown");
     };
     assert!(n >= 2, "test data: serg puzzle has several solutions");
@@ -186,22 +199,22 @@ pub fn pencilmarks(name: &str) {
     let mut s = backend(name);
     let p = grid(EASY);
     let c = Candidates::from_grid(&p);
-    let got = s.solve_candidates(&c, 2);
+    let got = s.solve(&c.into(), Limit::TWO);
     let sol = grid(EASY_SOLUTION);
     expect(s.as_ref(), &Puzzle::Candidates(c), 2, &got, 1, Some(&sol));
     // Remove every candidate of one cell.
     let mut masks = *c.masks();
     masks[1] = 0;
     let dead = Candidates::from_masks(masks).unwrap();
-    let got = s.solve_candidates(&dead, 2);
+    let got = s.solve(&dead.into(), Limit::TWO);
     expect(s.as_ref(), &Puzzle::Candidates(dead), 2, &got, 0, None);
     // Restrict a cell to a wrong digit only: no solution.
     let mut masks = *c.masks();
     masks[1] = 1 << 0; // r1c2 is 6 in the solution; allow only 1
     let wrong = Candidates::from_masks(masks).unwrap();
-    let truth = backend("basic").solve_candidates(&wrong, 2).count;
+    let truth = backend("basic").solve(&wrong.into(), Limit::TWO).count();
     assert_eq!(truth, Count::Exactly(0));
-    let got = s.solve_candidates(&wrong, 2);
+    let got = s.solve(&wrong.into(), Limit::TWO);
     expect(s.as_ref(), &Puzzle::Candidates(wrong), 2, &got, 0, None);
 }
 
@@ -213,12 +226,12 @@ pub fn reuse(name: &str) {
     bad.push_str(&".".repeat(72));
     for (i, text) in seq.iter().chain([bad.as_str()].iter()).enumerate() {
         let p = grid(text);
-        let reused = s.solve(&p, 2);
-        let fresh = backend(name).solve(&p, 2);
+        let reused = s.solve(&p.into(), Limit::TWO);
+        let fresh = backend(name).solve(&p.into(), Limit::TWO);
         if s.is_complete() {
             assert_eq!(
-                (reused.count, reused.solution),
-                (fresh.count, fresh.solution),
+                (reused.count(), reused.solution()),
+                (fresh.count(), fresh.solution()),
                 "{name}: case {i}"
             );
         }
@@ -236,7 +249,7 @@ pub fn data_samples(name: &str) {
         let mut n = 0;
         for item in reader.take(SAMPLE) {
             let record = item.unwrap_or_else(|e| panic!("{e}"));
-            let got = s.solve_puzzle(&record.puzzle, 2);
+            let got = s.solve(&record.puzzle, Limit::TWO);
             expect(
                 s.as_ref(),
                 &record.puzzle,

@@ -6,6 +6,7 @@
 //! puzzle; CI and the project's standard run use `--release` and check all 1465.
 
 use sudobench::format::Reader;
+use sudobench::solver::Limit;
 use sudobench::solver::{self, Count, Options, Solver};
 use sudobench::verify;
 
@@ -27,24 +28,24 @@ fn agrees_with_basic_on_magictour_top1465() {
         if i % step != 0 {
             continue;
         }
-        let want = oracle.solve_puzzle(&record.puzzle, 2);
+        let want = oracle.solve(&record.puzzle, Limit::TWO);
         assert_eq!(
-            want.count,
+            want.count(),
             Count::Exactly(1),
             "line {}: oracle",
             record.line
         );
         for b in &mut backends {
-            let got = b.solve_puzzle(&record.puzzle, 2);
+            let got = b.solve(&record.puzzle, Limit::TWO);
             assert_eq!(
-                (got.count, &got.solution),
-                (want.count, &want.solution),
+                (got.count(), &got.solution()),
+                (want.count(), &want.solution()),
                 "line {}: {} disagrees with basic",
                 record.line,
                 b.name()
             );
-            let s = got.solution.as_ref().unwrap();
-            verify::check_puzzle(&record.puzzle, s).unwrap();
+            let s = got.solution().copied().unwrap();
+            verify::check_puzzle(&record.puzzle, &s).unwrap();
         }
         checked += 1;
     }

@@ -226,3 +226,91 @@ fn bench_names_a_program_that_failed_and_exits_1() {
     let csv = String::from_utf8_lossy(&csv.stdout);
     assert!(!csv.contains("null"), "{csv}");
 }
+
+/// JSON rows of `bench --format json` keyed by backend name.
+fn bench_rows(backends: &str, file: &std::path::Path) -> (Output, Vec<serde_json::Value>) {
+    let out = sudobench(
+        &[
+            "bench",
+            "--backends",
+            backends,
+            "--format",
+            "json",
+            "--time-budget",
+            "0",
+            file.to_str().expect("path"),
+        ],
+        "",
+    );
+    let rows = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    (out, rows)
+}
+
+fn mismatches_of(rows: &[serde_json::Value], backend: &str) -> u64 {
+    rows.iter()
+        .find(|r| r["backend"] == backend)
+        .and_then(|r| r["mismatches"].as_u64())
+        .unwrap_or_else(|| panic!("no row for {backend}: {rows:?}"))
+}
+
+/// The judge issue's cases: liars that claim 0, liars that claim a second solution they cannot
+/// show, two liars, in every order beside a correct backend. The correct one is never charged,
+/// each liar is charged with every puzzle it lied on, and the JSON says so.
+#[test]
+fn lying_programs_never_outvote_a_correct_backend() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("sample.txt");
+    // 60 unique puzzles, one without a solution, one with many.
+    std::fs::write(&file, sample()).expect("write sample");
+    let zero = "exec:while read p l; do echo 0; done";
+    // Copies the first solution of the example and claims a second one it does not show.
+    let two = format!(
+        "exec:{} | while read c s g; do if [ \"$c\" = 1 ]; then echo 2 $s; else echo $c $s; fi; done",
+        example()
+    );
+    let zero2 = "exec:while read p l; do echo 0; done # another";
+    // Each line-up, and how many puzzles each liar in it lies on.
+    type Case<'a> = (Vec<&'a str>, Vec<(&'a str, u64)>);
+    let cases: Vec<Case> = vec![
+        (vec![zero, "bitmask"], vec![(zero, 61)]),
+        (vec![&two, "bitmask"], vec![(&two, 60)]),
+        (vec![zero, zero2, "bitmask"], vec![(zero, 61), (zero2, 61)]),
+        (vec![zero, &two, "bitmask"], vec![(zero, 61), (&two, 60)]),
+    ];
+    for (lineup, liars) in cases {
+        for rotation in 0..lineup.len() {
+            let mut names = lineup.clone();
+            names.rotate_left(rotation);
+            let mut args = Vec::new();
+            for n in &names {
+                args.push(n.to_string());
+            }
+            let (out, rows) = bench_rows(&args.join(","), &file);
+            assert_eq!(out.status.code(), Some(1), "{names:?}");
+            assert_eq!(mismatches_of(&rows, "bitmask"), 0, "{names:?}: {rows:?}");
+            for (liar, lies) in &liars {
+                assert_eq!(mismatches_of(&rows, liar), *lies, "{liar} in {names:?}");
+            }
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!stderr.contains("bitmask claimed"), "{stderr}");
+        }
+    }
+}
+
+/// `count` judges an external answer like `bench` does: `0` with a grid is not an answer.
+#[test]
+fn count_rejects_what_bench_rejects() {
+    let sol = "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+    let backend = format!("exec:while read p l; do echo 0 {sol}; done");
+    let out = sudobench(&["count", "--backend", &backend], &format!("{EASY}\n"));
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("error: -:1:"), "{text}");
+    assert!(
+        text.contains("a count of 0 comes with no solution"),
+        "{text}"
+    );
+}

@@ -6,8 +6,9 @@ use flate2::write::GzEncoder;
 use proptest::prelude::*;
 use std::io::{Cursor, Write};
 use sudobench::format::Reader;
-use sudobench::solver::{self, Count, Options};
-use sudobench::{verify, Grid};
+use sudobench::judge;
+use sudobench::solver::{self, Count, Limit, Options};
+use sudobench::Grid;
 
 fn item_count(bytes: Vec<u8>) -> usize {
     Reader::new("smoke", Cursor::new(bytes)).count()
@@ -79,26 +80,29 @@ proptest! {
         let grid = Grid::from_cells(array).expect("values 0..=9");
         let options = Options { max_nodes: Some(20_000), ..Options::default() };
         let mut oracle = None;
+        let puzzle = sudobench::grid::Puzzle::Grid(grid);
+        let mut answers = Vec::new();
         for name in solver::builtin_names() {
             let mut backend = solver::build(name, &options).expect("builds");
-            let out = backend.solve(&grid, 2);
-            if let Some(s) = &out.solution {
-                prop_assert!(verify::check(&grid, s).is_ok(), "{name}: invalid {s}");
-            }
-            if let (Some(first), Some(second)) = (&out.solution, &out.second) {
-                let puzzle = sudobench::grid::Puzzle::Grid(grid);
-                prop_assert!(
-                    verify::check_second(&puzzle, first, second).is_ok(),
-                    "{name}: bad second solution {second}"
-                );
-            }
+            let out = backend.solve(&puzzle, Limit::TWO);
+            // The typed check every command uses.
+            let problem = judge::check_answer(&puzzle, Limit::TWO, &out);
+            prop_assert!(problem.is_none(), "{name}: {problem:?}");
             if name == "basic" {
-                oracle = Some(out.count);
+                oracle = Some(out.count());
             } else if let (Some(Count::Exactly(want)), Count::Exactly(got), true) =
-                (oracle, out.count, backend.is_complete())
+                (oracle, out.count(), backend.is_complete())
             {
                 prop_assert_eq!(got, want, "{} disagrees with basic on {}", name, grid);
             }
+            answers.push((name, out));
         }
+        // Judged together, nobody is at fault.
+        let parties: Vec<judge::Party> = answers
+            .iter()
+            .map(|(name, out)| judge::Party { name, answer: Some(out) })
+            .collect();
+        let verdict = judge::judge(&puzzle, None, Limit::TWO, &parties, &mut || None);
+        prop_assert!(verdict.faults.is_empty(), "{:?}", verdict.faults);
     }
 }

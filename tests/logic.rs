@@ -7,6 +7,7 @@ mod common;
 use sudobench::format::Reader;
 use sudobench::grid::Candidates;
 use sudobench::solver::logic::{closure, LogicConfig};
+use sudobench::solver::Limit;
 use sudobench::solver::{self, Count, Options};
 
 const DATA: &[&str] = &[
@@ -96,7 +97,11 @@ fn closure_is_within_singles_keeps_solutions_and_is_a_fixpoint() {
             let record = item.unwrap();
             let start = record.puzzle.candidates();
             let reference = singles(&start).expect("bundled puzzles are consistent");
-            let solution = oracle.solve_puzzle(&record.puzzle, 1).solution.unwrap();
+            let solution = oracle
+                .solve(&record.puzzle, Limit::ONE)
+                .solution()
+                .copied()
+                .unwrap();
             for config in [LogicConfig::PLAIN, LogicConfig::LOCKED] {
                 let what = format!("{file}:{} {config:?}", record.line);
                 let c = closure(&start, config);
@@ -145,12 +150,17 @@ fn no_guess_share_matches_closure() {
         let mut s = solver::build(name, &Options::default()).unwrap();
         for item in Reader::open(&path).unwrap().take(60) {
             let record = item.unwrap();
-            let out = s.solve_puzzle(&record.puzzle, 2);
-            assert_eq!(out.count, Count::Exactly(1));
+            let out = s.solve(&record.puzzle, Limit::TWO);
+            assert_eq!(out.count(), Count::Exactly(1));
             let c = closure(&record.puzzle.candidates(), config);
-            assert_eq!(out.stats.guesses == 0, c.is_solved(), "{}", record.line);
-            if out.stats.guesses == 0 {
-                assert_eq!(out.stats.max_subset, u64::from(c.max_subset));
+            assert_eq!(
+                out.stats().guesses == Some(0),
+                c.is_solved(),
+                "{}",
+                record.line
+            );
+            if out.stats().guesses == Some(0) {
+                assert_eq!(out.stats().max_subset, u64::from(c.max_subset));
             }
         }
     }

@@ -4,6 +4,7 @@
 //! symmetry applied to a puzzle maps each backend's unique solution the same way.
 
 use proptest::prelude::*;
+use sudobench::solver::Limit;
 use sudobench::solver::{self, Count, Options, Solver};
 use sudobench::symmetry::Symmetry;
 use sudobench::{verify, Grid};
@@ -50,26 +51,26 @@ proptest! {
         prop_assert!(verify::check_complete(&grid).is_ok());
         let puzzle = cut(&grid, &holes);
         let mut all = backends();
-        let truth = all[0].solve(&puzzle, 2);
+        let truth = all[0].solve(&puzzle.into(), Limit::TWO);
         prop_assert_eq!(all[0].name(), "basic");
-        let Count::Exactly(want) = truth.count else {
+        let Count::Exactly(want) = truth.count() else {
             return Err(TestCaseError::fail("oracle gave up"));
         };
         prop_assert!(want >= 1, "a puzzle cut from a valid grid has a solution");
         for backend in all.iter_mut() {
-            let got = backend.solve(&puzzle, 2);
-            if let Some(s) = &got.solution {
+            let got = backend.solve(&puzzle.into(), Limit::TWO);
+            if let Some(s) = &got.solution() {
                 prop_assert!(verify::check(&puzzle, s).is_ok(), "{}: invalid {}", backend.name(), s);
             }
-            match got.count {
+            match got.count() {
                 Count::Exactly(n) => {
                     prop_assert_eq!(n, want, "{} on {}", backend.name(), puzzle);
                     if n == 1 {
-                        prop_assert_eq!(got.solution, Some(grid), "{}", backend.name());
+                        prop_assert_eq!(got.solution(), Some(&grid), "{}", backend.name());
                     }
                     // Two solutions come with a witness: valid and different from the first.
                     if n == 2 {
-                        let (Some(first), Some(second)) = (&got.solution, &got.second) else {
+                        let (Some(first), Some(second)) = (&got.solution(), &got.second()) else {
                             return Err(TestCaseError::fail(format!("{}: no witness", backend.name())));
                         };
                         let p = sudobench::grid::Puzzle::Grid(puzzle);
@@ -97,15 +98,15 @@ proptest! {
         let symmetry = Symmetry::from_seed(sym_seed);
         let moved = symmetry.apply(&puzzle);
         for backend in backends().iter_mut() {
-            let a = backend.solve(&puzzle, 2);
-            let b = backend.solve(&moved, 2);
+            let a = backend.solve(&puzzle.into(), Limit::TWO);
+            let b = backend.solve(&moved.into(), Limit::TWO);
             if backend.is_complete() {
-                prop_assert_eq!(a.count, b.count, "{}", backend.name());
+                prop_assert_eq!(a.count(), b.count(), "{}", backend.name());
             }
             if let (Count::Exactly(1), Count::Exactly(1), Some(sa), Some(sb)) =
-                (a.count, b.count, a.solution, b.solution)
+                (a.count(), b.count(), a.solution(), b.solution())
             {
-                prop_assert_eq!(symmetry.apply(&sa), sb, "{}", backend.name());
+                prop_assert_eq!(symmetry.apply(sa), *sb, "{}", backend.name());
             }
         }
     }

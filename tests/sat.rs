@@ -10,6 +10,7 @@ use sudobench::solver::basic::Basic;
 use sudobench::solver::sat::dimacs;
 use sudobench::solver::sat::proof::{prove, Proven};
 use sudobench::solver::sat::{Encoding, Sat};
+use sudobench::solver::Limit;
 use sudobench::solver::{Count, Options, Solver};
 use sudobench::verify;
 
@@ -79,23 +80,23 @@ fn rate_verifies(rate: &Path, cnf: &Path, drat: &Path) -> bool {
 fn every_encoding_agrees_with_basic_on_samples() {
     let puzzles = samples();
     let mut basic = Basic::new(&Options::default());
-    let truth: Vec<_> = puzzles.iter().map(|p| basic.solve_puzzle(p, 2)).collect();
+    let truth: Vec<_> = puzzles.iter().map(|p| basic.solve(p, Limit::TWO)).collect();
     for e in Encoding::ALL {
         let mut s = Sat::with_encoding(e);
         for (p, want) in puzzles.iter().zip(&truth) {
             for limit in [1, 2] {
-                let got = s.solve_puzzle(p, limit);
-                let want_count = match want.count {
+                let got = s.solve(p, Limit::new(limit).unwrap());
+                let want_count = match want.count() {
                     Count::Exactly(n) => Count::Exactly(n.min(limit)),
                     Count::Unknown => panic!("oracle undecided"),
                 };
-                assert_eq!(got.count, want_count, "{e} limit {limit} on {p}");
+                assert_eq!(got.count(), want_count, "{e} limit {limit} on {p}");
                 let sol = got
-                    .solution
+                    .solution()
                     .unwrap_or_else(|| panic!("{e}: no solution for {p}"));
-                verify::check_puzzle(p, &sol).unwrap_or_else(|err| panic!("{e} {p}: {err}"));
-                if want.count == Count::Exactly(1) {
-                    assert_eq!(Some(sol), want.solution, "{e} {p}");
+                verify::check_puzzle(p, sol).unwrap_or_else(|err| panic!("{e} {p}: {err}"));
+                if want.count() == Count::Exactly(1) {
+                    assert_eq!(Some(sol), want.solution(), "{e} {p}");
                 }
             }
         }
@@ -130,16 +131,16 @@ fn every_encoding_solves_pencilmarks_with_eliminations() {
     masks[1] &= !(other & other.wrapping_neg()); // drop the lowest wrong candidate of r1c2
     let c = Candidates::from_masks(masks).unwrap();
     for e in Encoding::ALL {
-        let got = Sat::with_encoding(e).solve_candidates(&c, 2);
-        assert_eq!(got.count, Count::Exactly(1), "{e}");
-        assert_eq!(got.solution, Some(sol), "{e}");
+        let got = Sat::with_encoding(e).solve(&c.into(), Limit::TWO);
+        assert_eq!(got.count(), Count::Exactly(1), "{e}");
+        assert_eq!(got.solution(), Some(&sol), "{e}");
     }
     // Eliminating the solution's digit from one cell leaves no solution.
     masks[1] &= !keep;
     let c = Candidates::from_masks(masks).unwrap();
     for e in Encoding::ALL {
-        let got = Sat::with_encoding(e).solve_candidates(&c, 2);
-        assert_eq!(got.count, Count::Exactly(0), "{e}");
+        let got = Sat::with_encoding(e).solve(&c.into(), Limit::TWO);
+        assert_eq!(got.count(), Count::Exactly(0), "{e}");
     }
 }
 
@@ -181,8 +182,9 @@ fn cli_cnf_round_trips_through_an_independent_parser() {
         let model = solver.model().unwrap();
         let sol = decode_with_comments(&text, &model);
         let want = Basic::new(&Options::default())
-            .solve_puzzle(&puzzles[0], 2)
-            .solution
+            .solve(&puzzles[0], Limit::TWO)
+            .solution()
+            .copied()
             .unwrap();
         assert_eq!(sol, want, "{e}");
 
@@ -316,7 +318,11 @@ fn deep_contradiction() -> (Grid, Grid) {
             .parse()
             .unwrap();
     let mut basic = Basic::new(&Options::default());
-    let solution = basic.solve(&puzzle, 2).solution.unwrap();
+    let solution = basic
+        .solve(&puzzle.into(), Limit::TWO)
+        .solution()
+        .copied()
+        .unwrap();
     for cell in (0..81).filter(|&c| puzzle.get(c) == 0) {
         for digit in (1..=9).filter(|&d| d != solution.get(cell)) {
             let (r, c) = (cell / 9, cell % 9);
@@ -328,7 +334,10 @@ fn deep_contradiction() -> (Grid, Grid) {
             if !clashes {
                 let mut harder = puzzle;
                 harder.set(cell, digit);
-                assert_eq!(basic.solve(&harder, 2).count, Count::Exactly(0));
+                assert_eq!(
+                    basic.solve(&harder.into(), Limit::TWO).count(),
+                    Count::Exactly(0)
+                );
                 return (harder, puzzle);
             }
         }

@@ -1,12 +1,14 @@
 //! Arbitrary 81-byte grids (each byte taken mod 10) through every built-in backend with a
-//! node budget: nothing may panic, every solution (and witness of a second one) must verify,
-//! and complete backends that decide must agree with the `basic` oracle.
+//! node budget: nothing may panic, every answer must pass the judge's typed check (solutions
+//! and witnesses verify), complete backends that decide must agree with the `basic` oracle, and
+//! judged together no backend may be at fault.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use std::cell::RefCell;
-use sudobench::solver::{self, Count, Options, Solver};
-use sudobench::{verify, Grid};
+use sudobench::judge;
+use sudobench::solver::{self, Count, Limit, Options, Solver};
+use sudobench::{Grid, Puzzle};
 
 thread_local! {
     static BACKENDS: RefCell<Vec<Box<dyn Solver>>> = RefCell::new({
@@ -28,20 +30,19 @@ fuzz_target!(|data: &[u8]| {
     let Ok(grid) = Grid::from_cells(cells) else {
         return;
     };
+    let puzzle = Puzzle::Grid(grid);
     BACKENDS.with(|backends| {
         let mut oracle = None;
+        let mut answers = Vec::new();
         for backend in backends.borrow_mut().iter_mut() {
-            let out = backend.solve(&grid, 2);
-            if let Some(s) = &out.solution {
-                verify::check(&grid, s).expect("solutions verify");
-            }
-            if let (Some(first), Some(second)) = (&out.solution, &out.second) {
-                let puzzle = sudobench::grid::Puzzle::Grid(grid);
-                verify::check_second(&puzzle, first, second).expect("second solutions verify");
+            let out = backend.solve(&puzzle, Limit::TWO);
+            // The typed check every command uses: solutions and witnesses verify, counts fit.
+            if let Some(problem) = judge::check_answer(&puzzle, Limit::TWO, &out) {
+                panic!("{} on {grid}: {problem}", backend.name());
             }
             if backend.name() == "basic" {
-                oracle = Some(out.count);
-            } else if let (Some(Count::Exactly(want)), Count::Exactly(got)) = (oracle, out.count) {
+                oracle = Some(out.count());
+            } else if let (Some(Count::Exactly(want)), Count::Exactly(got)) = (oracle, out.count()) {
                 if backend.is_complete() {
                     assert_eq!(
                         got,
@@ -51,6 +52,13 @@ fuzz_target!(|data: &[u8]| {
                     );
                 }
             }
+            answers.push((backend.name().to_string(), out));
         }
+        let parties: Vec<judge::Party> = answers
+            .iter()
+            .map(|(name, out)| judge::Party { name, answer: Some(out) })
+            .collect();
+        let verdict = judge::judge(&puzzle, None, Limit::TWO, &parties, &mut || None);
+        assert!(verdict.faults.is_empty(), "{grid}: {:?}", verdict.faults);
     });
 });

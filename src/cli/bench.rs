@@ -8,10 +8,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use sudobench::format::ParseError;
+use sudobench::format::{ParseError, Record};
 use sudobench::report::{self, Machine};
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner, Sample, SetReport};
-use sudobench::solver::{Options, BACKENDS};
+use sudobench::solver::{Options, Outcome, BACKENDS};
 
 /// Default time budget per backend per data set, in seconds: with the default backends over
 /// the six bundled sets `cargo run --release -- bench` stays within a couple of minutes.
@@ -92,7 +92,8 @@ impl BenchArgs {
             bail!("--time-budget must be a non-negative number of seconds");
         }
         Ok(Config {
-            limit: self.limit,
+            limit: sudobench::solver::Limit::new(self.limit)
+                .unwrap_or(sudobench::solver::Limit::TWO),
             threads: self.threads as usize,
             sample: self.sample.map(|size| Sample {
                 size,
@@ -229,10 +230,12 @@ impl Observer for CliObserver {
         }
     }
 
-    fn mismatch(&mut self, mismatch: &Mismatch) {
-        self.mismatches += 1;
-        if self.mismatches <= PRINT_LIMIT {
-            self.say(&mismatch.to_string());
+    fn puzzle(&mut self, _: &Record, _: &[Option<Outcome>], mismatch: Option<&Mismatch>) {
+        if let Some(mismatch) = mismatch {
+            self.mismatches += 1;
+            if self.mismatches <= PRINT_LIMIT {
+                self.say(&mismatch.to_string());
+            }
         }
     }
 
@@ -286,18 +289,23 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     let mut clean = true;
     let mut observer = CliObserver::new();
     for file in &files {
+        // An unreadable file still gets its records (with the error), so machine output
+        // accounts for every file asked for.
         let set = match runner.run_path(file, &mut observer) {
             Ok(set) => set,
             Err(e) => {
                 eprintln!("error: {e}");
-                clean = false;
-                continue;
+                SetReport::unreadable(file, runner.backends(), e.to_string())
             }
         };
         // A backend that failed for good (see `BackendReport::fault`) makes the run unclean
         // too: its figures do not measure it.
         let faults = set.backends.iter().filter(|b| b.fault.is_some()).count();
-        clean &= set.mismatch_total == 0 && set.parse_errors == 0 && faults == 0;
+        clean &= set.mismatch_total == 0
+            && set.parse_errors == 0
+            && faults == 0
+            && set.unsettled == 0
+            && set.error.is_none();
         if print {
             let one = std::slice::from_ref(&set);
             let text = match args.format {

@@ -2,86 +2,167 @@
 //! `logic` backend (or `logic-lc`, which adds locked candidates) is printed instead of a
 //! solution: the 81-character grid of decided cells (`.` where deduction stalled), or with
 //! `--pencilmarks` the 729-character line of remaining candidates. Other backends have no
-//! closure to stop at, so asking them is a usage error.
+//! closure to stop at, so asking them is a usage error. Runs on the library's pipeline, so
+//! `--threads` and interactive input work as for `solve`.
 
-use super::input::inputs;
 use super::BackendArgs;
 use anyhow::{bail, Result};
 use std::io::{self, BufWriter, Write};
 use std::time::Instant;
+use sudobench::format::{Item, Reader};
+use sudobench::runner::pipeline::{run_ordered, Sink, Stage};
 use sudobench::solver::logic::{closure, LogicConfig};
 use sudobench::verify;
 
+/// How one record ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum End {
+    Solved,
+    Partial,
+    Failed,
+}
+
+/// Computes the closures of a batch on a worker thread.
+struct Closures {
+    config: LogicConfig,
+    pencilmarks: bool,
+}
+
+impl Stage for Closures {
+    type Output = Vec<(String, End)>;
+
+    fn process(&mut self, items: &[Item]) -> Vec<(String, End)> {
+        items.iter().map(|item| self.line(item)).collect()
+    }
+}
+
+impl Closures {
+    fn line(&self, item: &Item) -> (String, End) {
+        let record = match item {
+            Err(e) => return (format!("error: {e}"), End::Failed),
+            Ok(record) => record,
+        };
+        let c = closure(&record.puzzle.candidates(), self.config);
+        let shown = |c: &sudobench::solver::logic::Closure| match self.pencilmarks {
+            true => c.candidates.to_line(),
+            false => c.grid().to_line(),
+        };
+        if c.contradiction {
+            return ("no solution".to_string(), End::Failed);
+        }
+        if !c.is_solved() {
+            return (shown(&c), End::Partial);
+        }
+        let grid = c.grid();
+        match verify::check_puzzle(&record.puzzle, &grid) {
+            Ok(()) => (shown(&c), End::Solved),
+            Err(e) => (
+                format!(
+                    "error: {}:{}: closure gave an invalid grid {grid}: {e}",
+                    record.source, record.line
+                ),
+                End::Failed,
+            ),
+        }
+    }
+}
+
+/// Prints the lines in input order and counts how records ended.
+struct Printer<W: Write> {
+    out: W,
+    counts: [u64; 3],
+    closed: bool,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> Printer<W> {
+    fn emit(&mut self, line: &str, end: End) {
+        self.counts[end as usize] += 1;
+        if self.closed || self.error.is_some() {
+            return;
+        }
+        if let Err(e) = writeln!(self.out, "{line}") {
+            self.fail(e);
+        }
+    }
+
+    fn fail(&mut self, e: io::Error) {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            self.closed = true;
+        } else {
+            self.error = Some(e);
+        }
+    }
+
+    fn open(&self) -> bool {
+        !self.closed && self.error.is_none()
+    }
+}
+
+impl<W: Write> Sink<Vec<(String, End)>> for Printer<W> {
+    fn deliver(&mut self, _: Vec<Item>, lines: Vec<(String, End)>) -> bool {
+        for (line, end) in lines {
+            self.emit(&line, end);
+        }
+        self.open()
+    }
+
+    fn idle(&mut self) {
+        if self.open() {
+            if let Err(e) = self.out.flush() {
+                self.fail(e);
+            }
+        }
+    }
+}
+
 /// Prints the closure of every input record; returns whether every record was read and has
 /// no contradiction.
-pub fn run(args: &BackendArgs, files: &[String], pencilmarks: bool) -> Result<bool> {
+pub fn run(args: &BackendArgs, files: &[String], pencilmarks: bool, threads: u16) -> Result<bool> {
     let config = match args.backend.as_str() {
         "logic" => LogicConfig::PLAIN,
         "logic-lc" => LogicConfig::LOCKED,
         other => bail!("--no-guess needs --backend logic or logic-lc, not {other}"),
     };
     let start = Instant::now();
-    let out = io::stdout();
-    let mut out = BufWriter::new(out.lock());
-    let (mut records, mut solved, mut partial, mut failed) = (0u64, 0u64, 0u64, 0u64);
-    let mut inputs = inputs(files);
-    while let Some(input) = inputs.next() {
-        records += 1;
-        let line = match input {
-            Err(e) => {
-                failed += 1;
-                format!("error: {e}")
+    let mut printer = Printer {
+        out: BufWriter::new(io::stdout().lock()),
+        counts: [0; 3],
+        closed: false,
+        error: None,
+    };
+    let mut stages: Vec<Closures> = (0..threads.max(1))
+        .map(|_| Closures {
+            config,
+            pencilmarks,
+        })
+        .collect();
+    let stdin = ["-".to_string()];
+    let files = if files.is_empty() { &stdin[..] } else { files };
+    for file in files {
+        match Reader::open(file) {
+            Ok(mut reader) => {
+                run_ordered(&mut reader, &mut stages, 256, &mut printer);
             }
-            Ok(record) => {
-                let c = closure(&record.puzzle.candidates(), config);
-                if c.contradiction {
-                    failed += 1;
-                    "no solution".to_string()
-                } else if c.is_solved() {
-                    let grid = c.grid();
-                    if let Err(e) = verify::check_puzzle(&record.puzzle, &grid) {
-                        failed += 1;
-                        format!(
-                            "error: {}:{}: closure gave an invalid grid {grid}: {e}",
-                            record.source, record.line
-                        )
-                    } else {
-                        solved += 1;
-                        if pencilmarks {
-                            c.candidates.to_line()
-                        } else {
-                            grid.to_line()
-                        }
-                    }
-                } else {
-                    partial += 1;
-                    if pencilmarks {
-                        c.candidates.to_line()
-                    } else {
-                        c.grid().to_line()
-                    }
-                }
-            }
-        };
-        // Answer what has come before waiting for more input.
-        let written = writeln!(out, "{line}").and_then(|()| match inputs.ready() {
-            true => Ok(()),
-            false => out.flush(),
-        });
-        if let Err(e) = written {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return Ok(failed == 0);
-            }
-            return Err(e.into());
+            Err(e) => printer.emit(&format!("error: {e}"), End::Failed),
+        }
+        if !printer.open() {
+            break;
         }
     }
-    match out.flush() {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e.into()),
-        _ => {}
+    if printer.open() {
+        if let Err(e) = printer.out.flush() {
+            printer.fail(e);
+        }
     }
+    if let Some(e) = printer.error.take() {
+        return Err(e.into());
+    }
+    let [solved, partial, failed] = printer.counts;
     eprintln!(
-        "sudobench: {records} records: {solved} solved by deduction, {partial} partial, \
+        "sudobench: {} records: {solved} solved by deduction, {partial} partial, \
          {failed} without solution or malformed ({:.3} s, backend {}, no guessing)",
+        solved + partial + failed,
         start.elapsed().as_secs_f64(),
         args.backend
     );

@@ -27,14 +27,6 @@ pub fn inputs(files: &[String]) -> Inputs {
     }
 }
 
-impl Inputs {
-    /// Whether the next input can be had without waiting for more bytes (see
-    /// [`Reader::line_ready`]); false between files, where opening the next one may wait.
-    pub fn ready(&self) -> bool {
-        self.current.as_ref().is_some_and(Reader::line_ready)
-    }
-}
-
 impl Iterator for Inputs {
     type Item = Input;
 

@@ -15,7 +15,7 @@ mod verify;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
-use sudobench::solver::{self, Options, Solver};
+use sudobench::solver::{self, Options};
 
 /// Sudoku solvers, benchmarked and cross-checked.
 #[derive(Parser, Debug)]
@@ -68,6 +68,14 @@ pub struct BackendArgs {
     pub timeout: f64,
 }
 
+/// A solution limit: a whole number of at least 1.
+pub fn parse_limit(s: &str) -> Result<solver::Limit, String> {
+    s.parse::<u32>()
+        .ok()
+        .and_then(solver::Limit::new)
+        .ok_or_else(|| format!("{s:?} is not a whole number of at least 1"))
+}
+
 fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
@@ -91,11 +99,6 @@ impl BackendArgs {
             options.projection.iterations = n;
         }
         options
-    }
-
-    /// Builds the chosen backend.
-    pub fn build(&self) -> Result<Box<dyn Solver>> {
-        Ok(solver::build(&self.backend, &self.options())?)
     }
 }
 

@@ -7,7 +7,7 @@ use std::io::{self, BufWriter, Write};
 use sudobench::format::{ParseError, Record};
 use sudobench::report::json_string;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
-use sudobench::solver::{builtin_names, Count, Options, Outcome};
+use sudobench::solver::{builtin_names, Count, Limit, Options, Outcome};
 
 /// Output formats of `verify`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -77,10 +77,19 @@ impl<W: Write> VerifyObserver<W> {
 }
 
 impl<W: Write> Observer for VerifyObserver<W> {
-    fn puzzle(&mut self, record: &Record, answers: &[Option<Outcome>]) {
+    fn puzzle(
+        &mut self,
+        record: &Record,
+        answers: &[Option<Outcome>],
+        mismatch: Option<&Mismatch>,
+    ) {
         self.puzzles += 1;
+        if let Some(mismatch) = mismatch {
+            self.mismatches += 1;
+            eprint!("{mismatch}");
+        }
         let (count, solution) = match answers.first() {
-            Some(Some(o)) => (o.count, o.solution),
+            Some(Some(o)) => (o.count(), o.solution()),
             _ => (Count::Unknown, None),
         };
         // A solution is only "the" solution when it is unique.
@@ -91,7 +100,7 @@ impl<W: Write> Observer for VerifyObserver<W> {
             Count::Exactly(_) => self.multiple += 1,
             Count::Unknown => self.unknown += 1,
         }
-        let count = count.display(2);
+        let count = count.display(Limit::TWO);
         let line = match self.format {
             VerifyFormat::Csv => format!(
                 "{},{count},{}\n",
@@ -114,11 +123,6 @@ impl<W: Write> Observer for VerifyObserver<W> {
     fn parse_error(&mut self, error: &ParseError) {
         self.malformed += 1;
         eprintln!("error: {error}");
-    }
-
-    fn mismatch(&mut self, mismatch: &Mismatch) {
-        self.mismatches += 1;
-        eprint!("{mismatch}");
     }
 }
 
@@ -144,9 +148,9 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         }
         backends.push(Backend::builtin(&second, &options)?);
     }
-    let names: Vec<&str> = backends.iter().map(|b| b.name()).collect();
+    let names: Vec<String> = backends.iter().map(|b| b.name().to_string()).collect();
     let config = Config {
-        limit: 2,
+        limit: Limit::TWO,
         threads: args.threads as usize,
         ..Config::default()
     };

@@ -5,7 +5,11 @@
 //! order: `set, source, backend, complete, puzzles_per_sec, us_per_puzzle, no_guess_pct,
 //! guesses_per_puzzle, covered, total, records, unique, multiple, none, unknown, solved, mismatches,
 //! parse_errors, read_puzzles_per_sec, read_cpu_puzzles_per_sec, budget_spent, solve_seconds,
-//! threads, limit`.
+//! threads, limit, fault, set_mismatches, data_errors, refereed, unsettled, referee, error`.
+//! `mismatches` counts the puzzles on which the judge found that backend at fault;
+//! `set_mismatches` the puzzles of the set with any problem, `data_errors` those whose file
+//! entry is wrong, `refereed` the disputes the `referee` settled and `unsettled` those nobody
+//! could; `error` says why a set could not be read (its backends' figures are then empty).
 //! `total` is the number of puzzles selected for the run (all records, or the sample);
 //! `covered` is how many of them the backend solved before its time budget was spent.
 
@@ -93,31 +97,25 @@ fn rate(x: f64) -> String {
     thousands(x.round().max(0.0) as u64)
 }
 
-/// Whether a backend counts guesses at all: one that reports other work (SAT calls or
-/// decisions, conflicts, iterations) but never a guess does not, and its guess columns read
-/// `n/a` rather than a misleading 100 % / 0.
-fn counts_guesses(b: &BackendReport) -> bool {
-    let s = &b.stats;
-    s.guesses > 0 || (s.decisions == 0 && s.conflicts == 0 && s.iterations == 0)
-}
-
-/// The two guess columns as text (`n/a` when the backend does not count guesses).
-fn guess_columns(b: &BackendReport, pct_decimals: usize, per_decimals: usize) -> (String, String) {
-    if counts_guesses(b) {
-        (
-            format!("{:.*}", pct_decimals, b.no_guess_percent()),
-            format!("{:.*}", per_decimals, b.guesses_per_puzzle()),
-        )
-    } else {
-        ("n/a".to_string(), "n/a".to_string())
-    }
+/// The two guess columns as text (`None` when no answer of the backend counted guesses: SAT,
+/// projection, an external program that did not say; never a made-up 100 % / 0).
+fn guess_columns(
+    b: &BackendReport,
+    pct_decimals: usize,
+    per_decimals: usize,
+) -> (Option<String>, Option<String>) {
+    (
+        b.no_guess_percent().map(|p| format!("{p:.pct_decimals$}")),
+        b.guesses_per_puzzle()
+            .map(|g| format!("{g:.per_decimals$}")),
+    )
 }
 
 fn method_line(config: &Config) -> String {
     let mut s = format!(
         "limit {} ({}), {} worker thread{}",
-        config.limit.max(1),
-        if config.limit >= 2 {
+        config.limit,
+        if config.limit.get() >= 2 {
             "uniqueness checked"
         } else {
             "first solution"
@@ -176,6 +174,29 @@ fn set_line(set: &SetReport) -> String {
     if set.mismatch_total > 0 {
         write!(s, ", {} MISMATCHES", thousands(set.mismatch_total)).ok();
     }
+    if set.data_errors > 0 {
+        write!(
+            s,
+            " ({} of them the file's: invalid expected solutions)",
+            thousands(set.data_errors)
+        )
+        .ok();
+    }
+    if set.refereed > 0 {
+        write!(
+            s,
+            ", {} disputes settled by the referee {}",
+            thousands(set.refereed),
+            set.referee.as_deref().unwrap_or("?")
+        )
+        .ok();
+    }
+    if set.unsettled > 0 {
+        write!(s, ", {} DISPUTES UNSETTLED", thousands(set.unsettled)).ok();
+    }
+    if let Some(e) = &set.error {
+        write!(s, ", UNREADABLE: {e}").ok();
+    }
     s
 }
 
@@ -201,9 +222,17 @@ pub fn table_header(config: &Config, machine: &Machine) -> String {
 pub fn table_set(set: &SetReport) -> String {
     let mut out = String::new();
     writeln!(out, "\n{} — {}", set.name(), set_line(set)).ok();
+    // The name column fits the longest name (an `exec:` command line can be long).
+    let w = set
+        .backends
+        .iter()
+        .map(|b| b.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(12);
     writeln!(
         out,
-        "  {:<12} {:>12} {:>10} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
+        "  {:<w$} {:>12} {:>10} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
         "backend",
         "puzzles/s",
         "µs/puzzle",
@@ -220,10 +249,11 @@ pub fn table_set(set: &SetReport) -> String {
     .ok();
     for b in &set.backends {
         let (pct, per) = guess_columns(b, 1, 2);
-        let pct = if counts_guesses(b) { pct + "%" } else { pct };
+        let pct = pct.map_or_else(|| "n/a".to_string(), |p| p + "%");
+        let per = per.unwrap_or_else(|| "n/a".to_string());
         writeln!(
             out,
-            "  {:<12} {:>12} {:>10.2} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
+            "  {:<w$} {:>12} {:>10.2} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
             b.name,
             rate(b.puzzles_per_sec()),
             b.micros_per_puzzle(),
@@ -279,7 +309,6 @@ fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<Field>> {
     for set in sets {
         for b in &set.backends {
             let (no_guess, guesses) = guess_columns(b, 2, 3);
-            let known = |v: String| (v != "n/a").then_some(v);
             let text = |k, v: String| (k, Some(v), true);
             let num = |k, v: String| (k, Some(v), false);
             rows.push(vec![
@@ -289,8 +318,8 @@ fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<Field>> {
                 num("complete", b.complete.to_string()),
                 num("puzzles_per_sec", format!("{:.1}", b.puzzles_per_sec())),
                 num("us_per_puzzle", format!("{:.3}", b.micros_per_puzzle())),
-                ("no_guess_pct", known(no_guess), false),
-                ("guesses_per_puzzle", known(guesses), false),
+                ("no_guess_pct", no_guess, false),
+                ("guesses_per_puzzle", guesses, false),
                 num("covered", b.covered.to_string()),
                 num("total", set.selected.to_string()),
                 num("records", set.records.to_string()),
@@ -309,8 +338,14 @@ fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<Field>> {
                 num("budget_spent", b.budget_spent.to_string()),
                 num("solve_seconds", format!("{:.6}", b.time.as_secs_f64())),
                 num("threads", set.threads.to_string()),
-                num("limit", config.limit.max(1).to_string()),
+                num("limit", config.limit.to_string()),
                 ("fault", b.fault.clone(), true),
+                num("set_mismatches", set.mismatch_total.to_string()),
+                num("data_errors", set.data_errors.to_string()),
+                num("refereed", set.refereed.to_string()),
+                num("unsettled", set.unsettled.to_string()),
+                ("referee", set.referee.clone(), true),
+                ("error", set.error.clone(), true),
             ]);
         }
     }
@@ -459,6 +494,10 @@ pub fn markdown(
         .ok();
         for b in &set.backends {
             let (pct, per) = guess_columns(b, 1, 2);
+            let (pct, per) = (
+                pct.unwrap_or_else(|| "n/a".to_string()),
+                per.unwrap_or_else(|| "n/a".to_string()),
+            );
             writeln!(
                 out,
                 "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -553,23 +592,34 @@ mod tests {
             no_guess: 3,
             ..BackendReport::default()
         };
-        b.stats.guesses = 2;
-        assert_eq!(guess_columns(&b, 1, 2), ("75.0".into(), "0.50".into()));
-        b.stats.guesses = 0;
+        let some = |a: &str, b: &str| (Some(a.to_string()), Some(b.to_string()));
+        b.guess_reports = 4;
+        b.stats.guesses = Some(2);
+        assert_eq!(guess_columns(&b, 1, 2), some("75.0", "0.50"));
+        b.stats.guesses = Some(0);
         b.no_guess = 4;
-        assert_eq!(guess_columns(&b, 1, 2), ("100.0".into(), "0.00".into()));
-        b.stats.iterations = 9; // e.g. SAT calls: guesses are not what it counts
-        assert_eq!(guess_columns(&b, 1, 2), ("n/a".into(), "n/a".into()));
+        assert_eq!(guess_columns(&b, 1, 2), some("100.0", "0.00"));
+        // Over the answers that counted guesses only.
+        b.guess_reports = 2;
+        b.no_guess = 1;
+        b.stats.guesses = Some(3);
+        assert_eq!(guess_columns(&b, 1, 2), some("50.0", "1.50"));
+        // No answer counted guesses (SAT, projection, a silent external program).
+        b.guess_reports = 0;
+        b.no_guess = 0;
+        b.stats.guesses = None;
+        assert_eq!(guess_columns(&b, 1, 2), (None, None));
     }
 
     #[test]
     fn missing_values_are_empty_in_csv_and_null_in_json() {
         let mut b = BackendReport {
-            name: "sat",
+            name: "sat".to_string(),
             covered: 4,
             ..BackendReport::default()
         };
         b.stats.iterations = 9; // counts SAT calls, not guesses: no guess columns
+        assert_eq!(b.guess_reports, 0);
         let set = SetReport {
             source: "x.txt".into(),
             backends: vec![b],

@@ -20,8 +20,8 @@ pub fn svg(sets: &[SetReport]) -> String {
     let mut names: Vec<&str> = Vec::new();
     for set in sets {
         for b in &set.backends {
-            if !names.contains(&b.name) {
-                names.push(b.name);
+            if !names.contains(&b.name.as_str()) {
+                names.push(b.name.as_str());
             }
         }
     }
@@ -124,7 +124,7 @@ pub fn svg(sets: &[SetReport]) -> String {
                 bar - 2.0,
                 (top + plot_h - y).max(0.5),
                 COLORS[i % COLORS.len()],
-                escape(b.name),
+                escape(&b.name),
                 escape(set.name()),
                 r,
                 note

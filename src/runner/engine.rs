@@ -1,17 +1,17 @@
 //! The machinery of a run: chunking, sampling, worker threads, timing, budgets, and putting
 //! results back in input order.
 
-use super::check;
-use super::{BackendReport, Observer, RunError, Runner, SetReport, MAX_KEPT_MISMATCHES};
+use super::pipeline::{run_ordered, Ready, Sink, Source, Stage};
+use super::{BackendReport, Mismatch, Observer, RunError, Runner, SetReport, MAX_KEPT_MISMATCHES};
 use crate::format::{Item, Record};
 use crate::grid::Puzzle;
+use crate::judge::{self, Party, Verdict};
 use crate::solver::{Outcome, Solver};
 use crate::symmetry::{mix_seed, SplitMix64, Symmetry};
-use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A reader that counts the bytes it hands out (compressed bytes, for progress and ETA).
@@ -39,30 +39,21 @@ pub fn thread_cpu_time() -> Duration {
     )
 }
 
-/// A batch of records and, once processed, their answers.
-struct Chunk {
-    seq: u64,
-    items: Vec<Item>,
-    /// `items.len() × backends` answers, row by row (`None` for errors and skipped backends).
+/// What a worker makes of a batch of records: every backend's answers, their tallies, and
+/// the mismatches found.
+pub(super) struct Chunk {
+    /// `items × backends` answers, row by row (`None` for errors and skipped backends).
     answers: Vec<Option<Outcome>>,
-    mismatches: Vec<super::Mismatch>,
+    /// Per item: the index of its mismatch in `mismatches`, if it has one.
+    mismatch_of: Vec<Option<usize>>,
+    mismatches: Vec<Mismatch>,
     tallies: Vec<BackendReport>,
+    /// Puzzles with a data error, settled by the referee, and left unsettled.
+    data_errors: u64,
+    refereed: u64,
+    unsettled: u64,
     busy: Duration,
     busy_cpu: Duration,
-}
-
-impl Chunk {
-    fn new(capacity: usize) -> Chunk {
-        Chunk {
-            seq: 0,
-            items: Vec::with_capacity(capacity),
-            answers: Vec::new(),
-            mismatches: Vec::new(),
-            tallies: Vec::new(),
-            busy: Duration::ZERO,
-            busy_cpu: Duration::ZERO,
-        }
-    }
 }
 
 /// Budget state shared by the workers: solving time spent per backend, and whether it is over.
@@ -81,8 +72,9 @@ struct Worker<'a> {
     /// Index in the chunk of each puzzle in `puzzles`.
     positions: Vec<usize>,
     inverses: Vec<Symmetry>,
-    blamed: Vec<bool>,
     outcomes: Vec<Outcome>,
+    /// The referee's instance, built when the first dispute needs it.
+    referee: Option<Box<dyn Solver>>,
     /// Recent nanoseconds per puzzle of each backend, to size its batches.
     mean_ns: Vec<u64>,
     /// Per backend: the panic that put this instance out of use, if one did.
@@ -104,7 +96,7 @@ impl<'a> Worker<'a> {
         Ok(Worker {
             runner,
             shared,
-            blamed: vec![false; solvers.len()],
+            referee: None,
             mean_ns: vec![0; solvers.len()],
             panicked: vec![None; solvers.len()],
             solvers,
@@ -115,22 +107,30 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// Solves every record of the chunk with every backend still within its budget, maps the
-    /// answers back, and checks them.
-    fn process(&mut self, chunk: &mut Chunk) {
+    /// Solves every record of the batch with every backend still within its budget, maps the
+    /// answers back, and judges them.
+    fn solve_chunk(&mut self, items: &[Item]) -> Chunk {
+        let mut chunk = Chunk {
+            answers: Vec::new(),
+            mismatch_of: vec![None; items.len()],
+            mismatches: Vec::new(),
+            tallies: Vec::new(),
+            data_errors: 0,
+            refereed: 0,
+            unsettled: 0,
+            busy: Duration::ZERO,
+            busy_cpu: Duration::ZERO,
+        };
         let start = Instant::now();
         let start_cpu = thread_cpu_time();
         let config = &self.runner.config;
         let backends = &self.runner.backends;
         let nb = backends.len();
-        let limit = config.limit.max(1);
+        let limit = config.limit;
 
-        chunk.answers.clear();
-        chunk.answers.resize(chunk.items.len() * nb, None);
-        chunk.mismatches.clear();
-        chunk.tallies.clear();
+        chunk.answers.resize(items.len() * nb, None);
         chunk.tallies.extend(backends.iter().map(|b| BackendReport {
-            name: b.name(),
+            name: b.name().to_string(),
             complete: b.is_complete(),
             ..BackendReport::default()
         }));
@@ -138,7 +138,7 @@ impl<'a> Worker<'a> {
         // The puzzles as the backends see them.
         self.puzzles.clear();
         self.inverses.clear();
-        for record in chunk.items.iter().filter_map(|i| i.as_ref().ok()) {
+        for record in items.iter().filter_map(|i| i.as_ref().ok()) {
             match config.transform {
                 Some(seed) => {
                     let s = Symmetry::from_seed(mix_seed(seed, record.line));
@@ -155,8 +155,7 @@ impl<'a> Worker<'a> {
         // the clock read rarely for fast ones.
         self.positions.clear();
         self.positions.extend(
-            chunk
-                .items
+            items
                 .iter()
                 .enumerate()
                 .filter(|(_, item)| item.is_ok())
@@ -219,17 +218,17 @@ impl<'a> Worker<'a> {
             chunk.tallies[b].time += Duration::from_nanos(local_ns);
         }
 
-        // Map back, tally and cross-check.
+        // Map back and tally.
         let mut k = 0;
-        for (i, item) in chunk.items.iter().enumerate() {
-            let Ok(record) = item else { continue };
+        for (i, item) in items.iter().enumerate() {
+            if item.is_err() {
+                continue;
+            }
             let row = &mut chunk.answers[i * nb..(i + 1) * nb];
             if config.transform.is_some() {
                 let inverse = &self.inverses[k];
                 for o in row.iter_mut().flatten() {
-                    for s in [&mut o.solution, &mut o.second].into_iter().flatten() {
-                        *s = inverse.apply(s);
-                    }
+                    o.map_solutions(|s| inverse.apply(s));
                 }
             }
             k += 1;
@@ -238,25 +237,99 @@ impl<'a> Worker<'a> {
                     tally.tally(o);
                 }
             }
-            let problems = check::check(record, row, backends, limit, &mut self.blamed);
-            if !problems.is_empty() {
-                for (tally, &blamed) in chunk.tallies.iter_mut().zip(&self.blamed) {
-                    if blamed {
-                        tally.mismatches += 1;
+        }
+
+        // Judge.
+        let mut parties: Vec<Party> = Vec::with_capacity(nb);
+        for (i, item) in items.iter().enumerate() {
+            let Ok(record) = item else { continue };
+            let row = &chunk.answers[i * nb..(i + 1) * nb];
+            parties.clear();
+            parties.extend(backends.iter().zip(row.iter()).map(|(b, o)| Party {
+                name: b.name(),
+                answer: o.as_ref(),
+            }));
+            let (referee, referee_solver) = (&self.runner.referee, &mut self.referee);
+            let verdict = judge::judge(
+                &record.puzzle,
+                record.expected.as_ref(),
+                limit,
+                &parties,
+                &mut || {
+                    let referee = referee.as_ref()?;
+                    if referee_solver.is_none() {
+                        *referee_solver = referee.instance().ok();
                     }
+                    let solver = referee_solver.as_mut()?;
+                    let puzzle = record.puzzle;
+                    let outcome =
+                        panic::catch_unwind(AssertUnwindSafe(|| solver.solve(&puzzle, limit)))
+                            .ok()?;
+                    Some((referee.name().to_string(), outcome))
+                },
+            );
+            if verdict.is_clean() && verdict.ruling.is_none() {
+                continue;
+            }
+            for (b, tally) in chunk.tallies.iter_mut().enumerate() {
+                if verdict.blames(b) {
+                    tally.mismatches += 1;
                 }
-                chunk.mismatches.push(check::mismatch(
-                    record,
-                    row,
-                    backends,
-                    limit,
-                    problems,
-                    &self.blamed,
-                ));
+            }
+            chunk.data_errors += u64::from(!verdict.data_errors.is_empty());
+            match &verdict.ruling {
+                Some(r) if r.settled => chunk.refereed += 1,
+                Some(_) => chunk.unsettled += 1,
+                None => {}
+            }
+            if !verdict.is_clean() {
+                chunk.mismatch_of[i] = Some(chunk.mismatches.len());
+                chunk
+                    .mismatches
+                    .push(mismatch(record, row, &parties, limit, verdict));
             }
         }
         chunk.busy = start.elapsed();
         chunk.busy_cpu = thread_cpu_time().saturating_sub(start_cpu);
+        chunk
+    }
+}
+
+impl Stage for Worker<'_> {
+    type Output = Chunk;
+    fn process(&mut self, items: &[Item]) -> Chunk {
+        self.solve_chunk(items)
+    }
+}
+
+/// The mismatch record of a puzzle whose verdict found problems.
+fn mismatch(
+    record: &Record,
+    row: &[Option<Outcome>],
+    parties: &[Party],
+    limit: crate::solver::Limit,
+    verdict: Verdict,
+) -> Mismatch {
+    Mismatch {
+        source: record.source.clone(),
+        line: record.line,
+        puzzle: record.puzzle,
+        expected: record.expected,
+        problems: verdict.problems(),
+        answers: parties
+            .iter()
+            .zip(row)
+            .map(|(p, o)| {
+                let text = match o {
+                    Some(o) => o.text(limit),
+                    None => "skipped (time budget spent)".to_string(),
+                };
+                (p.name.to_string(), text)
+            })
+            .collect(),
+        blamed: verdict.faults.iter().map(|f| f.name.clone()).collect(),
+        data_error: !verdict.data_errors.is_empty(),
+        ruling: verdict.ruling,
     }
 }
 
@@ -271,16 +344,9 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Fills a chunk with up to `size` items; returns whether it got any.
-fn fill(source: &mut dyn Iterator<Item = Item>, chunk: &mut Chunk, size: usize) -> bool {
-    chunk.items.clear();
-    chunk.items.extend(source.take(size));
-    !chunk.items.is_empty()
-}
-
 /// Keeps `size` records drawn uniformly (reservoir sampling), returned in input order.
 fn reservoir(
-    items: &mut dyn Iterator<Item = Item>,
+    items: &mut dyn Source,
     size: usize,
     seed: u64,
     report: &mut SetReport,
@@ -313,59 +379,79 @@ fn reservoir(
     kept
 }
 
-/// Hands a processed chunk to the report and the observer, in input order.
-fn deliver(
-    chunk: &mut Chunk,
-    nb: usize,
+/// Hands processed chunks to the report and the observer, in input order.
+struct Deliver<'a> {
     counting: bool,
-    report: &mut SetReport,
-    observer: &mut dyn Observer,
-    bytes: Option<&AtomicU64>,
-) {
-    for (i, item) in chunk.items.iter().enumerate() {
-        match item {
-            Ok(record) => {
-                report.selected += 1;
-                if counting {
-                    report.records += 1;
+    report: &'a mut SetReport,
+    observer: &'a mut dyn Observer,
+    bytes: Option<&'a AtomicU64>,
+    /// Per backend: whether its fault was already told to the observer.
+    told: Vec<bool>,
+}
+
+impl Sink<Chunk> for Deliver<'_> {
+    fn deliver(&mut self, items: Vec<Item>, mut chunk: Chunk) -> bool {
+        let nb = self.report.backends.len();
+        for (b, tally) in chunk.tallies.iter().enumerate() {
+            if let (Some(fault), false) = (&tally.fault, self.told[b]) {
+                self.told[b] = true;
+                self.observer.fault(&tally.name, fault);
+            }
+        }
+        for (i, item) in items.iter().enumerate() {
+            match item {
+                Ok(record) => {
+                    self.report.selected += 1;
+                    if self.counting {
+                        self.report.records += 1;
+                    }
+                    let mismatch = chunk.mismatch_of[i].map(|m| &chunk.mismatches[m]);
+                    self.observer
+                        .puzzle(record, &chunk.answers[i * nb..(i + 1) * nb], mismatch);
                 }
-                observer.puzzle(record, &chunk.answers[i * nb..(i + 1) * nb]);
-            }
-            Err(e) => {
-                report.parse_errors += 1;
-                observer.parse_error(e);
+                Err(e) => {
+                    self.report.parse_errors += 1;
+                    self.observer.parse_error(e);
+                }
             }
         }
-    }
-    for m in chunk.mismatches.drain(..) {
-        observer.mismatch(&m);
-        report.mismatch_total += 1;
-        if report.mismatches.len() < MAX_KEPT_MISMATCHES {
-            report.mismatches.push(m);
+        let report = &mut *self.report;
+        report.data_errors += chunk.data_errors;
+        report.refereed += chunk.refereed;
+        report.unsettled += chunk.unsettled;
+        for m in chunk.mismatches.drain(..) {
+            report.mismatch_total += 1;
+            if report.mismatches.len() < MAX_KEPT_MISMATCHES {
+                report.mismatches.push(m);
+            }
         }
+        for (total, part) in report.backends.iter_mut().zip(&chunk.tallies) {
+            total.add(part);
+        }
+        report.busy_time += chunk.busy;
+        report.busy_cpu += chunk.busy_cpu;
+        self.observer.progress(
+            report.selected + report.parse_errors,
+            self.bytes.map(|b| b.load(Ordering::Relaxed)),
+        );
+        !self.observer.done()
     }
-    for (total, part) in report.backends.iter_mut().zip(&chunk.tallies) {
-        total.add(part);
+
+    fn idle(&mut self) {
+        self.observer.idle();
     }
-    report.busy_time += chunk.busy;
-    report.busy_cpu += chunk.busy_cpu;
-    observer.progress(
-        report.selected + report.parse_errors,
-        bytes.map(|b| b.load(Ordering::Relaxed)),
-    );
 }
 
 pub(super) fn run(
     runner: &Runner,
     source: &str,
-    items: impl Iterator<Item = Item>,
+    items: &mut dyn Source,
     bytes_read: Option<Arc<AtomicU64>>,
     observer: &mut dyn Observer,
 ) -> Result<SetReport, RunError> {
     let config = &runner.config;
     let nb = runner.backends.len();
     let threads = config.threads.max(1);
-    let chunk_size = config.chunk_size.max(1);
     let shared = Shared {
         budget_ns: config
             .time_budget
@@ -381,112 +467,46 @@ pub(super) fn run(
     let mut report = SetReport {
         source: source.to_string(),
         threads,
+        referee: runner.referee.as_ref().map(|b| b.name().to_string()),
         backends: runner
             .backends
             .iter()
             .map(|b| BackendReport {
-                name: b.name(),
+                name: b.name().to_string(),
                 complete: b.is_complete(),
                 ..BackendReport::default()
             })
             .collect(),
         ..SetReport::default()
     };
-    let bytes = bytes_read.as_deref();
 
     // With sampling, the whole source is read first (timed) and the sample is run.
-    let mut items = items;
-    let mut sampled;
-    let mut read_time = Duration::ZERO;
     let counting = config.sample.is_none();
-    let source_iter: &mut dyn Iterator<Item = Item> = match config.sample {
+    let mut sampled;
+    let source_iter: &mut dyn Source = match config.sample {
         Some(sample) => {
             let t = Instant::now();
             let cpu = thread_cpu_time();
-            let kept = reservoir(&mut items, sample.size, sample.seed, &mut report, observer);
-            read_time += t.elapsed();
+            let kept = reservoir(items, sample.size, sample.seed, &mut report, observer);
+            report.read_time += t.elapsed();
             report.read_cpu += thread_cpu_time().saturating_sub(cpu);
-            sampled = kept.into_iter().map(Ok);
+            sampled = Ready(kept.into_iter().map(Ok));
             &mut sampled
         }
-        None => &mut items,
+        None => items,
     };
-
-    let mut free: Vec<Chunk> = Vec::new();
-    let mut seq = 0u64;
-    let mut read_cpu = Duration::ZERO;
-    let mut next_chunk = |free: &mut Vec<Chunk>, read_time: &mut Duration| -> Option<Chunk> {
-        let mut chunk = free.pop().unwrap_or_else(|| Chunk::new(chunk_size));
-        let (t, cpu) = (Instant::now(), thread_cpu_time());
-        let got = fill(source_iter, &mut chunk, chunk_size);
-        if counting {
-            *read_time += t.elapsed();
-            read_cpu += thread_cpu_time().saturating_sub(cpu);
-        }
-        chunk.seq = seq;
-        seq += 1;
-        got.then_some(chunk)
+    let mut sink = Deliver {
+        counting,
+        report: &mut report,
+        observer: &mut *observer,
+        bytes: bytes_read.as_deref(),
+        told: vec![false; nb],
     };
-
-    if threads == 1 {
-        let worker = &mut workers[0];
-        while let Some(mut chunk) = next_chunk(&mut free, &mut read_time) {
-            worker.process(&mut chunk);
-            deliver(&mut chunk, nb, counting, &mut report, observer, bytes);
-            free.push(chunk);
-        }
-    } else {
-        let (work_tx, work_rx) = mpsc::sync_channel::<Chunk>(threads * 2);
-        let work_rx = Mutex::new(work_rx);
-        let (done_tx, done_rx) = mpsc::channel::<Chunk>();
-        std::thread::scope(|scope| {
-            for worker in workers.iter_mut() {
-                let work_rx = &work_rx;
-                let done_tx = done_tx.clone();
-                scope.spawn(move || loop {
-                    let next = match work_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => break,
-                    };
-                    let Ok(mut chunk) = next else { break };
-                    worker.process(&mut chunk);
-                    if done_tx.send(chunk).is_err() {
-                        break;
-                    }
-                });
-            }
-            drop(done_tx);
-            let mut pending: BTreeMap<u64, Chunk> = BTreeMap::new();
-            let mut next = 0u64;
-            let mut drain = |pending: &mut BTreeMap<u64, Chunk>,
-                             free: &mut Vec<Chunk>,
-                             report: &mut SetReport,
-                             observer: &mut dyn Observer| {
-                while let Some(mut chunk) = pending.remove(&next) {
-                    deliver(&mut chunk, nb, counting, report, observer, bytes);
-                    free.push(chunk);
-                    next += 1;
-                }
-            };
-            while let Some(chunk) = next_chunk(&mut free, &mut read_time) {
-                if work_tx.send(chunk).is_err() {
-                    break;
-                }
-                while let Ok(done) = done_rx.try_recv() {
-                    pending.insert(done.seq, done);
-                }
-                drain(&mut pending, &mut free, &mut report, observer);
-            }
-            drop(work_tx);
-            for done in done_rx {
-                pending.insert(done.seq, done);
-                drain(&mut pending, &mut free, &mut report, observer);
-            }
-        });
+    let read = run_ordered(source_iter, &mut workers, config.chunk_size, &mut sink);
+    if counting {
+        report.read_time += read.wall;
+        report.read_cpu += read.cpu;
     }
-
-    report.read_time = read_time;
-    report.read_cpu += read_cpu;
     report.wall_time = wall.elapsed();
     observer.finish(&report);
     Ok(report)

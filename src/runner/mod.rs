@@ -20,10 +20,10 @@
 //!   whole chunk, so each runs with warm caches); with [`Config::threads`] > 1 chunks go to
 //!   worker threads, each owning its own backend instances, and results are put back in input
 //!   order before anyone sees them;
-//! - each answer is checked: solutions go through [`verify::check_puzzle`](crate::verify),
-//!   complete backends must agree on the count (up to the limit) and on the solution when it is
-//!   unique, the file's expected solution must match, and an incomplete backend must agree
-//!   whenever it answers. Every disagreement becomes a [`Mismatch`];
+//! - each puzzle's answers are judged by [`crate::judge`]: every solution verified, every
+//!   claim held against the evidence (verified solutions, the file's expected solution), and
+//!   what evidence cannot decide settled by a referee, a complete built-in backend that is not
+//!   in the run ([`Runner::referee`]). Every puzzle with a problem becomes a [`Mismatch`];
 //! - a per-backend time budget ([`Config::time_budget`]) stops a backend on that source when its
 //!   solving time is spent; the report says how many puzzles it covered.
 //!
@@ -31,14 +31,16 @@
 //! order) and a random symmetry per puzzle ([`Config::transform`], see
 //! [`crate::symmetry`]) whose answers are mapped back before they are checked.
 
-mod check;
 mod engine;
+pub mod pipeline;
 
 pub use engine::thread_cpu_time;
+pub use pipeline::{Ready, Source};
 
 use crate::format::{OpenError, ParseError, Reader, Record};
 use crate::grid::{Grid, Puzzle};
-use crate::solver::{self, BuildError, Count, Options, Outcome, Solver, Stats};
+use crate::judge::Ruling;
+use crate::solver::{self, BuildError, Count, Limit, Options, Outcome, Solver, Stats};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,8 +52,8 @@ pub const MAX_KEPT_MISMATCHES: usize = 1000;
 /// Settings of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// Count solutions up to this many (2 decides uniqueness; 0 is treated as 1).
-    pub limit: u32,
+    /// Count solutions up to this many (2 decides uniqueness).
+    pub limit: Limit,
     /// Worker threads (1: everything on the calling thread, for comparable timings).
     pub threads: usize,
     /// Records per chunk.
@@ -67,7 +69,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            limit: 2,
+            limit: Limit::TWO,
             threads: 1,
             chunk_size: 128,
             sample: None,
@@ -93,7 +95,7 @@ type Factory = dyn Fn() -> Result<Box<dyn Solver>, BuildError> + Send + Sync;
 /// worker thread).
 #[derive(Clone)]
 pub struct Backend {
-    name: &'static str,
+    name: Arc<str>,
     complete: bool,
     make: Arc<Factory>,
 }
@@ -117,7 +119,7 @@ impl Backend {
     {
         let probe = make();
         Backend {
-            name: probe.name(),
+            name: probe.name().into(),
             complete: probe.is_complete(),
             make: Arc::new(move || Ok(Box::new(make()) as Box<dyn Solver>)),
         }
@@ -128,15 +130,15 @@ impl Backend {
         let probe = solver::build(name, options)?;
         let (name, options) = (name.to_string(), options.clone());
         Ok(Backend {
-            name: probe.name(),
+            name: probe.name().into(),
             complete: probe.is_complete(),
             make: Arc::new(move || solver::build(&name, &options)),
         })
     }
 
     /// The backend's name.
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Whether its answers are always decided (see [`Solver::is_complete`]).
@@ -175,17 +177,30 @@ pub trait Observer {
         let _ = (puzzles, bytes);
     }
     /// One puzzle's answers, one per backend in run order (`None`: the backend's budget was
-    /// spent). Solutions are already mapped back to the file's orientation.
-    fn puzzle(&mut self, record: &Record, answers: &[Option<Outcome>]) {
-        let _ = (record, answers);
+    /// spent), and what the judge found wrong, if anything. Solutions are already mapped back
+    /// to the file's orientation.
+    fn puzzle(
+        &mut self,
+        record: &Record,
+        answers: &[Option<Outcome>],
+        mismatch: Option<&Mismatch>,
+    ) {
+        let _ = (record, answers, mismatch);
     }
     /// A malformed record.
     fn parse_error(&mut self, error: &ParseError) {
         let _ = error;
     }
-    /// A disagreement (or an invalid answer).
-    fn mismatch(&mut self, mismatch: &Mismatch) {
-        let _ = mismatch;
+    /// A backend failed for good (see [`BackendReport::fault`]); told once per source, before
+    /// the first puzzle it could not answer. Its answers from then on are `unknown`.
+    fn fault(&mut self, backend: &str, why: &str) {
+        let _ = (backend, why);
+    }
+    /// The runner is about to wait for more input: show what has been answered so far.
+    fn idle(&mut self) {}
+    /// Whether the observer wants no more (its output was closed): the run then stops early.
+    fn done(&self) -> bool {
+        false
     }
     /// A source is done.
     fn finish(&mut self, report: &SetReport) {
@@ -199,7 +214,8 @@ pub struct NoObserver;
 
 impl Observer for NoObserver {}
 
-/// A puzzle on which answers disagree or fail a check.
+/// A puzzle on which the judge found a problem: a backend at fault, a data error of the file,
+/// or a dispute nobody could settle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
     /// Source name.
@@ -214,9 +230,13 @@ pub struct Mismatch {
     pub problems: Vec<String>,
     /// Each backend's answer: name and text (`count` then the solution, `skipped` when its
     /// budget was spent).
-    pub answers: Vec<(&'static str, String)>,
-    /// Names of the backends found at fault (empty when the file itself is at fault).
-    pub blamed: Vec<&'static str>,
+    pub answers: Vec<(String, String)>,
+    /// Names of the backends found at fault (empty when only the file is at fault).
+    pub blamed: Vec<String>,
+    /// Whether the file is at fault (its expected solution is invalid).
+    pub data_error: bool,
+    /// The referee's part, when evidence could not decide.
+    pub ruling: Option<Ruling>,
 }
 
 impl fmt::Display for Mismatch {
@@ -235,6 +255,14 @@ impl fmt::Display for Mismatch {
         for (name, answer) in &self.answers {
             writeln!(f, "  {name:<8} {answer}")?;
         }
+        if let Some(r) = &self.ruling {
+            let how = if r.settled {
+                "settled it"
+            } else {
+                "could not settle it"
+            };
+            writeln!(f, "  referee {} {how}: {}", r.referee, r.answer)?;
+        }
         Ok(())
     }
 }
@@ -243,7 +271,7 @@ impl fmt::Display for Mismatch {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BackendReport {
     /// Backend name.
-    pub name: &'static str,
+    pub name: String,
     /// Whether it is a complete method.
     pub complete: bool,
     /// Puzzles it was run on (fewer than the source's when its budget was spent).
@@ -261,8 +289,11 @@ pub struct BackendReport {
     /// Answers that came with a solution (every one verified). For an incomplete backend,
     /// which may return a solution with an undecided count, this is how often it answered.
     pub solved: u64,
-    /// Puzzles it solved without guessing (`Stats::guesses == 0`).
+    /// Puzzles it solved without guessing (`Stats::guesses == Some(0)`).
     pub no_guess: u64,
+    /// Answers that said how many guesses they took (`Stats::guesses` set): the guess figures
+    /// are over these only, and absent when there are none.
+    pub guess_reports: u64,
     /// Its work counters, summed.
     pub stats: Stats,
     /// Puzzles on which it was found at fault.
@@ -294,22 +325,16 @@ impl BackendReport {
         }
     }
 
-    /// Percentage of covered puzzles solved without a guess.
-    pub fn no_guess_percent(&self) -> f64 {
-        if self.covered > 0 {
-            100.0 * self.no_guess as f64 / self.covered as f64
-        } else {
-            0.0
-        }
+    /// Percentage of the answers that counted guesses which needed none (`None` when no
+    /// answer counted guesses: the backend does not report them).
+    pub fn no_guess_percent(&self) -> Option<f64> {
+        (self.guess_reports > 0).then(|| 100.0 * self.no_guess as f64 / self.guess_reports as f64)
     }
 
-    /// Mean guesses per covered puzzle.
-    pub fn guesses_per_puzzle(&self) -> f64 {
-        if self.covered > 0 {
-            self.stats.guesses as f64 / self.covered as f64
-        } else {
-            0.0
-        }
+    /// Mean guesses per answer that counted them (`None` when none did).
+    pub fn guesses_per_puzzle(&self) -> Option<f64> {
+        (self.guess_reports > 0)
+            .then(|| self.stats.guesses.unwrap_or(0) as f64 / self.guess_reports as f64)
     }
 
     fn add(&mut self, other: &BackendReport) {
@@ -321,6 +346,7 @@ impl BackendReport {
         self.unknown += other.unknown;
         self.solved += other.solved;
         self.no_guess += other.no_guess;
+        self.guess_reports += other.guess_reports;
         self.stats.accumulate(&other.stats);
         self.mismatches += other.mismatches;
         self.budget_spent |= other.budget_spent;
@@ -331,19 +357,24 @@ impl BackendReport {
 
     fn tally(&mut self, outcome: &Outcome) {
         self.covered += 1;
-        match outcome.count {
+        match outcome.count() {
             Count::Exactly(0) => self.none += 1,
             Count::Exactly(1) => self.unique += 1,
             Count::Exactly(_) => self.multiple += 1,
             Count::Unknown => self.unknown += 1,
         }
-        if outcome.solution.is_some() {
+        if outcome.solution().is_some() {
             self.solved += 1;
         }
-        if outcome.stats.guesses == 0 {
-            self.no_guess += 1;
+        match outcome.stats().guesses {
+            Some(0) => {
+                self.no_guess += 1;
+                self.guess_reports += 1;
+            }
+            Some(_) => self.guess_reports += 1,
+            None => {}
         }
-        self.stats.accumulate(&outcome.stats);
+        self.stats.accumulate(outcome.stats());
     }
 }
 
@@ -374,11 +405,39 @@ pub struct SetReport {
     pub backends: Vec<BackendReport>,
     /// The first [`MAX_KEPT_MISMATCHES`] mismatches, in input order.
     pub mismatches: Vec<Mismatch>,
-    /// All mismatches found.
+    /// All mismatches found (puzzles with any problem).
     pub mismatch_total: u64,
+    /// Puzzles whose file entry is wrong (an invalid expected solution).
+    pub data_errors: u64,
+    /// Puzzles on which evidence could not decide a dispute and the referee did.
+    pub refereed: u64,
+    /// Puzzles whose dispute nobody could settle (no referee, or it could not decide).
+    pub unsettled: u64,
+    /// The backend that settles disputes evidence cannot decide.
+    pub referee: Option<String>,
+    /// Why the source could not be read at all (see [`SetReport::unreadable`]).
+    pub error: Option<String>,
 }
 
 impl SetReport {
+    /// The report of a source that could not be opened: every backend with empty figures and
+    /// the error, so that machine output has a record for it too.
+    pub fn unreadable(source: &str, backends: &[Backend], error: String) -> SetReport {
+        SetReport {
+            source: source.to_string(),
+            backends: backends
+                .iter()
+                .map(|b| BackendReport {
+                    name: b.name().to_string(),
+                    complete: b.is_complete(),
+                    ..BackendReport::default()
+                })
+                .collect(),
+            error: Some(error),
+            ..SetReport::default()
+        }
+    }
+
     /// A short name for the source: its file name without `.gz`.
     pub fn name(&self) -> &str {
         let base = self.source.rsplit('/').next().unwrap_or(&self.source);
@@ -422,13 +481,32 @@ impl SetReport {
 pub struct Runner {
     config: Config,
     backends: Vec<Backend>,
+    referee: Option<Backend>,
 }
 
+/// Referees in order of preference: the oracle first, then the other exact methods.
+const REFEREES: [&str; 4] = ["basic", "dlx-array", "dlx", "bitmask"];
+
 impl Runner {
-    /// A runner for these backends, in this order (the first complete one is the reference
-    /// that breaks ties when counts disagree).
+    /// A runner for these backends, in this order (the order changes nothing in the checks).
+    /// Disputes that evidence cannot decide are settled by the first of `basic`, `dlx-array`,
+    /// `dlx`, `bitmask` that is not in the run (by name), or by a fresh `basic` when all are.
     pub fn new(config: Config, backends: Vec<Backend>) -> Runner {
-        Runner { config, backends }
+        let referee = REFEREES
+            .iter()
+            .find(|r| backends.iter().all(|b| b.name() != **r))
+            .or(REFEREES.first())
+            .and_then(|name| Backend::builtin(name, &Options::default()).ok());
+        Runner {
+            config,
+            backends,
+            referee,
+        }
+    }
+
+    /// The backend that settles disputes evidence cannot decide.
+    pub fn referee(&self) -> Option<&Backend> {
+        self.referee.as_ref()
     }
 
     /// The settings.
@@ -449,7 +527,7 @@ impl Runner {
             std::fs::metadata(path).ok().map(|m| m.len())
         };
         let counter = Arc::new(std::sync::atomic::AtomicU64::new(0));
-        let reader = if path == "-" || std::path::Path::new(path).is_dir() {
+        let mut reader = if path == "-" || std::path::Path::new(path).is_dir() {
             Reader::open(path)?
         } else {
             let file = std::fs::File::open(path).map_err(|source| OpenError::Io {
@@ -463,15 +541,28 @@ impl Runner {
             Reader::new(path, counting)
         };
         observer.start(path, bytes);
-        self.run_items(path, reader, Some(counter), observer)
+        self.run_source(path, &mut reader, Some(counter), observer)
     }
 
-    /// Runs any stream of records (for example a [`Reader`] over a byte buffer).
-    /// `bytes_read`, when given, is a counter the progress reports pass on.
+    /// Runs any stream of records (for example a [`Reader`] over a byte buffer), as one that
+    /// never waits for input. `bytes_read`, when given, is a counter the progress reports pass
+    /// on.
     pub fn run_items(
         &self,
         source: &str,
         items: impl Iterator<Item = crate::format::Item>,
+        bytes_read: Option<Arc<std::sync::atomic::AtomicU64>>,
+        observer: &mut dyn Observer,
+    ) -> Result<SetReport, RunError> {
+        self.run_source(source, &mut Ready(items), bytes_read, observer)
+    }
+
+    /// Runs a [`Source`]: records are answered as they arrive, so a program feeding one
+    /// puzzle at a time gets each answer before it sends the next.
+    pub fn run_source(
+        &self,
+        source: &str,
+        items: &mut dyn Source,
         bytes_read: Option<Arc<std::sync::atomic::AtomicU64>>,
         observer: &mut dyn Observer,
     ) -> Result<SetReport, RunError> {

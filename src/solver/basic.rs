@@ -3,8 +3,8 @@
 //! column or box", and the next cell is the empty one with fewest remaining digits.
 
 use super::progress::Progress;
-use super::{Options, Outcome, Solver, Stats};
-use crate::grid::{Candidates, Grid, ALL_DIGITS, BOX_OF, CELLS, COL_OF, ROW_OF};
+use super::{Limit, Options, Outcome, Solver, Stats};
+use crate::grid::{Grid, Puzzle, ALL_DIGITS, BOX_OF, CELLS, COL_OF, ROW_OF};
 
 /// The oracle backtracker.
 #[derive(Debug, Clone)]
@@ -33,7 +33,7 @@ struct Search {
 }
 
 impl Search {
-    fn new(allowed: [u16; CELLS], limit: u32, max_nodes: Option<u64>) -> Search {
+    fn new(allowed: [u16; CELLS], limit: Limit, max_nodes: Option<u64>) -> Search {
         Search {
             cells: [0; CELLS],
             allowed,
@@ -99,7 +99,7 @@ impl Search {
                 continue;
             }
             if branching {
-                self.progress.stats.guesses += 1;
+                self.progress.guesses += 1;
             }
             self.toggle(cell, bit);
             self.cells[cell] = digit;
@@ -118,23 +118,25 @@ impl Search {
 }
 
 impl Solver for Basic {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "basic"
     }
 
-    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
-        let mut search = Search::new([ALL_DIGITS; CELLS], limit, self.max_nodes);
-        for (cell, &digit) in puzzle.cells().iter().enumerate() {
-            if digit != 0 && !search.place_clue(cell, digit) {
-                return Outcome::none(Stats::default());
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        let mut search = match puzzle {
+            Puzzle::Grid(grid) => {
+                let mut search = Search::new([ALL_DIGITS; CELLS], limit, self.max_nodes);
+                for (cell, &digit) in grid.cells().iter().enumerate() {
+                    if digit != 0 && !search.place_clue(cell, digit) {
+                        return Outcome::none(Stats::GUESSING);
+                    }
+                }
+                search
             }
-        }
-        search.run();
-        search.outcome()
-    }
-
-    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
-        let mut search = Search::new(*candidates.masks(), limit, self.max_nodes);
+            Puzzle::Candidates(candidates) => {
+                Search::new(*candidates.masks(), limit, self.max_nodes)
+            }
+        };
         search.run();
         search.outcome()
     }

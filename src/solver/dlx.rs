@@ -14,8 +14,8 @@
 //! are taken before any branch).
 
 use super::exact_cover::{ExactCover, SearchResult};
-use super::{BuildError, Count, Options, Outcome, Solver, Stats};
-use crate::grid::{Candidates, Grid, BOX_OF, CELLS, COL_OF, ROW_OF};
+use super::{BuildError, Limit, Options, Outcome, Solver, Stats};
+use crate::grid::{Candidates, Grid, Puzzle, BOX_OF, CELLS, COL_OF, ROW_OF};
 
 /// Options in the Sudoku matrix: one per (cell, digit).
 pub const OPTIONS: usize = CELLS * 9;
@@ -65,8 +65,8 @@ impl Dlx {
 
     /// Searches the prepared matrix, completes `cells` (the clues) from the first two covers,
     /// and restores the matrix.
-    fn finish(&mut self, cells: [u8; CELLS], limit: u32) -> Outcome {
-        let r: SearchResult = self.matrix.search(u64::from(limit.max(1)), self.max_nodes);
+    fn finish(&mut self, cells: [u8; CELLS], limit: Limit) -> Outcome {
+        let r: SearchResult = self.matrix.search(u64::from(limit.get()), self.max_nodes);
         let grid = |cover: &[usize]| {
             let mut cells = cells;
             for &o in cover {
@@ -78,31 +78,32 @@ impl Dlx {
         let second = self.matrix.second_cover().and_then(grid);
         self.matrix.reset();
         let stats = Stats {
-            guesses: r.stats.guesses,
+            guesses: Some(r.stats.guesses),
             nodes: r.stats.nodes,
             updates: r.stats.updates,
             ..Stats::default()
         };
-        Outcome {
-            count: if r.complete {
-                // The count never exceeds the limit, a u32.
-                Count::Exactly(u32::try_from(r.count).unwrap_or(u32::MAX))
-            } else {
-                Count::Unknown
-            },
-            solution,
-            second,
-            stats,
-        }
+        // The count never exceeds the limit, a u32.
+        let found = u32::try_from(r.count).unwrap_or(u32::MAX);
+        Outcome::searched(found, !r.complete, solution, second, stats)
     }
 }
 
 impl Solver for Dlx {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "dlx"
     }
 
-    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        match puzzle {
+            Puzzle::Grid(grid) => self.solve_grid(grid, limit),
+            Puzzle::Candidates(candidates) => self.solve_candidates(candidates, limit),
+        }
+    }
+}
+
+impl Dlx {
+    fn solve_grid(&mut self, puzzle: &Grid, limit: Limit) -> Outcome {
         self.matrix.reset();
         for (cell, &digit) in puzzle.cells().iter().enumerate() {
             if digit == 0 {
@@ -113,7 +114,7 @@ impl Solver for Dlx {
                 // A clue that repeats a digit in a unit: its option is gone.
                 Ok(false) => {
                     self.matrix.reset();
-                    return Outcome::none(Stats::default());
+                    return Outcome::none(Stats::GUESSING);
                 }
                 // Unreachable with a valid grid; answer "unknown" rather than guess.
                 Err(_) => {
@@ -125,7 +126,7 @@ impl Solver for Dlx {
         self.finish(*puzzle.cells(), limit)
     }
 
-    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
+    fn solve_candidates(&mut self, candidates: &Candidates, limit: Limit) -> Outcome {
         self.matrix.reset();
         for (cell, &mask) in candidates.masks().iter().enumerate() {
             for digit in 1..=9u8 {
@@ -144,6 +145,7 @@ impl Solver for Dlx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Count;
 
     const HARD: &str =
         "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
@@ -173,18 +175,21 @@ mod tests {
             ..Options::default()
         })
         .unwrap();
-        let got = d.solve(&hard, 2);
-        assert_eq!(got.count, Count::Unknown);
-        assert_eq!(got.stats.nodes, 21);
+        let got = d.solve(&hard.into(), Limit::TWO);
+        assert_eq!(got.count(), Count::Unknown);
+        assert_eq!(got.stats().nodes, 21);
         // The same instance still answers an easy question correctly afterwards.
         let solution: Grid = HARD_SOLUTION.parse().unwrap();
-        let full = d.solve(&solution, 2);
-        assert_eq!(full.count, Count::Exactly(1));
-        assert_eq!(full.solution, Some(solution));
+        let full = d.solve(&solution.into(), Limit::TWO);
+        assert_eq!(full.count(), Count::Exactly(1));
+        assert_eq!(full.solution(), Some(&solution));
         let mut unlimited = Dlx::new(&Options::default()).unwrap();
-        let got = unlimited.solve(&hard, 2);
-        assert_eq!(got.count, Count::Exactly(1));
-        assert_eq!(got.solution, Some(solution));
-        assert!(got.stats.guesses > 0 && got.stats.nodes > got.stats.guesses / 2);
+        let got = unlimited.solve(&hard.into(), Limit::TWO);
+        assert_eq!(got.count(), Count::Exactly(1));
+        assert_eq!(got.solution(), Some(&solution));
+        assert!(
+            got.stats().guesses > Some(0)
+                && Some(got.stats().nodes) > got.stats().guesses.map(|g| g / 2)
+        );
     }
 }

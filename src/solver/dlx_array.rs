@@ -29,8 +29,8 @@
 //! than one available option, `updates` = options newly forbidden (each is four counter
 //! decrements, the analogue of `dlx`'s three unlinks per hidden option).
 
-use super::{Count, Options, Outcome, Solver, Stats};
-use crate::grid::{Candidates, Grid, BOX_OF, CELLS, COL_OF, ROW_OF};
+use super::{Limit, Options, Outcome, Solver, Stats};
+use crate::grid::{Candidates, Grid, Puzzle, BOX_OF, CELLS, COL_OF, ROW_OF};
 
 /// Options: one per (cell, digit), numbered `cell * 9 + digit − 1`.
 const OPTIONS: usize = CELLS * 9;
@@ -250,11 +250,12 @@ impl DlxArray {
 
     /// Searches from the current state, `depth` options still to choose; fills `cells` with
     /// the first solution.
-    fn search(&mut self, depth: usize, cells: &mut [u8; CELLS], limit: u32) -> Outcome {
-        let limit = limit.max(1);
+    fn search(&mut self, depth: usize, cells: &mut [u8; CELLS], limit: Limit) -> Outcome {
+        let limit = limit.get();
         let max_nodes = self.max_nodes.unwrap_or(u64::MAX);
         let mut stats = Stats::default();
         let mut found = 0u32;
+        let mut guesses = 0u64;
         let mut first = None;
         let mut second = None;
         let mut level = 0usize;
@@ -264,12 +265,8 @@ impl DlxArray {
             stats.nodes += 1;
             let mut stop = false;
             if stats.nodes > max_nodes {
-                return Outcome {
-                    count: Count::Unknown,
-                    solution: first,
-                    second,
-                    stats,
-                };
+                stats.guesses = Some(guesses);
+                return Outcome::searched(found, true, first, second, stats);
             }
             if level == depth {
                 found += 1;
@@ -293,7 +290,7 @@ impl DlxArray {
                 if n > 0 {
                     if let Some((k, o)) = self.next_option(item, None) {
                         if n > 1 {
-                            stats.guesses += 1;
+                            guesses += 1;
                         }
                         self.item[level] = item;
                         self.pick[level] = k;
@@ -314,7 +311,7 @@ impl DlxArray {
                 let k = self.pick[level];
                 self.unchoose(OPTIONS_OF[item as usize % ITEMS][k as usize % 9] as usize);
                 if let Some((k, o)) = self.next_option(item, Some(k)) {
-                    stats.guesses += 1;
+                    guesses += 1;
                     self.pick[level] = k;
                     let (m, i, f) = self.choose(o);
                     (hint, stats.updates) = ((m, i), stats.updates + f);
@@ -324,21 +321,26 @@ impl DlxArray {
             }
             break;
         }
-        Outcome {
-            count: Count::Exactly(found),
-            solution: first,
-            second,
-            stats,
-        }
+        stats.guesses = Some(guesses);
+        Outcome::searched(found, false, first, second, stats)
     }
 }
 
 impl Solver for DlxArray {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "dlx-array"
     }
 
-    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        match puzzle {
+            Puzzle::Grid(grid) => self.solve_grid(grid, limit),
+            Puzzle::Candidates(candidates) => self.solve_candidates(candidates, limit),
+        }
+    }
+}
+
+impl DlxArray {
+    fn solve_grid(&mut self, puzzle: &Grid, limit: Limit) -> Outcome {
         self.clear();
         let mut clues = 0;
         for (cell, &digit) in puzzle.cells().iter().enumerate() {
@@ -348,7 +350,7 @@ impl Solver for DlxArray {
             let o = cell * 9 + usize::from(digit) - 1;
             // Forbidden means a chosen clue shares an item with it: a repeated digit.
             if self.blocked[o & (OPTION_SLOTS - 1)] != 0 {
-                return Outcome::none(Stats::default());
+                return Outcome::none(Stats::GUESSING);
             }
             self.choose(o);
             clues += 1;
@@ -357,7 +359,7 @@ impl Solver for DlxArray {
         self.search(CELLS - clues, &mut cells, limit)
     }
 
-    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
+    fn solve_candidates(&mut self, candidates: &Candidates, limit: Limit) -> Outcome {
         self.clear();
         for (cell, &mask) in candidates.masks().iter().enumerate() {
             for d in 0..9 {
@@ -374,6 +376,7 @@ impl Solver for DlxArray {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Count;
 
     #[test]
     fn tables_are_consistent() {
@@ -412,10 +415,10 @@ mod tests {
             max_nodes: Some(20),
             ..Options::default()
         });
-        let got = s.solve(&hard, 2);
-        assert_eq!(got.count, Count::Unknown);
-        assert_eq!(got.stats.nodes, 21);
-        let got = DlxArray::new(&Options::default()).solve(&hard, 2);
-        assert_eq!(got.count, Count::Exactly(1));
+        let got = s.solve(&hard.into(), Limit::TWO);
+        assert_eq!(got.count(), Count::Unknown);
+        assert_eq!(got.stats().nodes, 21);
+        let got = DlxArray::new(&Options::default()).solve(&hard.into(), Limit::TWO);
+        assert_eq!(got.count(), Count::Exactly(1));
     }
 }

@@ -21,7 +21,7 @@
 //! silent past the per-puzzle timeout, or writes an answer that does not parse is stopped; the
 //! backend then answers `unknown` for every later puzzle, and [`Solver::fault`] says why.
 
-use super::{BuildError, Count, Outcome, Solver, Stats};
+use super::{BuildError, Count, Limit, Outcome, Solver, Stats};
 use crate::grid::{Grid, Puzzle};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -103,7 +103,7 @@ impl Process {
 
 /// The external-program backend.
 pub struct Exec {
-    name: &'static str,
+    name: String,
     command: String,
     timeout: Duration,
     process: Option<Process>,
@@ -121,10 +121,8 @@ impl Exec {
                 reason: "no command given (use exec:CMD)".to_string(),
             });
         }
-        // A backend name must be 'static; one short string per built instance is leaked.
-        let name: &'static str = Box::leak(format!("exec:{command}").into_boxed_str());
         Ok(Exec {
-            name,
+            name: format!("exec:{command}"),
             command: command.to_string(),
             timeout,
             process: None,
@@ -141,9 +139,8 @@ impl Exec {
     }
 
     /// Sends puzzles, `WINDOW` ahead of the answers, and parses each answer.
-    fn run_batch(&mut self, puzzles: &[Puzzle], limit: u32) {
+    fn run_batch(&mut self, puzzles: &[Puzzle], limit: Limit) {
         self.batch.clear();
-        let limit = limit.max(1);
         if self.fault.is_none() && self.process.is_none() {
             match Process::start(&self.command) {
                 Ok(p) => self.process = Some(p),
@@ -198,7 +195,7 @@ impl Exec {
 }
 
 /// Parses `COUNT [SOLUTION] [GUESSES]`.
-fn parse_answer(line: &str, limit: u32) -> Result<Outcome, String> {
+fn parse_answer(line: &str, limit: Limit) -> Result<Outcome, String> {
     let garbage = |why: &str| {
         let shown: String = line.chars().take(120).collect();
         format!("unreadable answer {shown:?}: {why}")
@@ -213,7 +210,7 @@ fn parse_answer(line: &str, limit: u32) -> Result<Outcome, String> {
         ),
     };
     if let Count::Exactly(n) = count {
-        if n > limit {
+        if n > limit.get() {
             return Err(garbage(&format!("count {n} is above the limit {limit}")));
         }
     }
@@ -231,27 +228,33 @@ fn parse_answer(line: &str, limit: u32) -> Result<Outcome, String> {
     match rest.as_slice() {
         [] => {}
         [g] => {
-            stats.guesses = g
-                .parse()
-                .map_err(|_| garbage("guess count is not a number"))?
+            stats.guesses = Some(
+                g.parse()
+                    .map_err(|_| garbage("guess count is not a number"))?,
+            )
         }
         _ => return Err(garbage("too many fields")),
     }
-    if matches!(count, Count::Exactly(n) if n > 0) && solution.is_none() {
-        return Err(garbage("a count of 1 or more needs the 81-digit solution"));
+    // The line protocol carries one solution, so a count of two or more has no witness.
+    match (count, solution) {
+        (Count::Unknown, solution) => Ok(Outcome::Unknown { solution, stats }),
+        (Count::Exactly(0), None) => Ok(Outcome::none(stats)),
+        (Count::Exactly(0), Some(_)) => Err(garbage("a count of 0 comes with no solution")),
+        (Count::Exactly(n), Some(first)) => Ok(Outcome::Found {
+            count: std::num::NonZeroU32::new(n).unwrap_or(std::num::NonZeroU32::MIN),
+            first,
+            second: None,
+            stats,
+        }),
+        (Count::Exactly(_), None) => {
+            Err(garbage("a count of 1 or more needs the 81-digit solution"))
+        }
     }
-    Ok(Outcome {
-        count,
-        solution,
-        // The line protocol carries one solution.
-        second: None,
-        stats,
-    })
 }
 
 impl Solver for Exec {
-    fn name(&self) -> &'static str {
-        self.name
+    fn name(&self) -> &str {
+        &self.name
     }
 
     /// External programs are trusted to be complete, but may answer `unknown`.
@@ -259,22 +262,14 @@ impl Solver for Exec {
         true
     }
 
-    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
-        self.solve_puzzle(&Puzzle::Grid(*puzzle), limit)
-    }
-
-    fn solve_candidates(&mut self, candidates: &crate::grid::Candidates, limit: u32) -> Outcome {
-        self.solve_puzzle(&Puzzle::Candidates(*candidates), limit)
-    }
-
-    fn solve_puzzle(&mut self, puzzle: &Puzzle, limit: u32) -> Outcome {
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         self.run_batch(std::slice::from_ref(puzzle), limit);
         self.batch
             .pop()
             .unwrap_or_else(|| Outcome::unknown(Stats::default()))
     }
 
-    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: u32, outcomes: &mut Vec<Outcome>) {
+    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, outcomes: &mut Vec<Outcome>) {
         self.run_batch(puzzles, limit);
         outcomes.append(&mut self.batch);
     }
@@ -300,18 +295,24 @@ mod tests {
     fn answers_parse() {
         let sol =
             "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
-        let o = parse_answer(&format!("1 {sol} 7"), 2).unwrap();
-        assert_eq!(o.count, Count::Exactly(1));
-        assert_eq!(o.solution.unwrap().to_string(), sol);
-        assert_eq!(o.stats.guesses, 7);
-        assert_eq!(parse_answer("0", 2).unwrap().count, Count::Exactly(0));
-        assert_eq!(parse_answer("unknown", 2).unwrap().count, Count::Unknown);
-        assert!(parse_answer("", 2).is_err());
-        assert!(parse_answer("3 x", 2).is_err());
-        assert!(parse_answer("1", 2).is_err());
-        assert!(parse_answer("1 123", 2).is_err());
-        assert!(parse_answer(&format!("1 {sol} 7 8"), 2).is_err());
-        assert!(parse_answer(&format!("1 {}", sol.replace('4', ".")), 2).is_err());
+        let o = parse_answer(&format!("1 {sol} 7"), Limit::TWO).unwrap();
+        assert_eq!(o.count(), Count::Exactly(1));
+        assert_eq!(o.solution().unwrap().to_string(), sol);
+        assert_eq!(o.stats().guesses, Some(7));
+        assert_eq!(
+            parse_answer("0", Limit::TWO).unwrap().count(),
+            Count::Exactly(0)
+        );
+        assert_eq!(
+            parse_answer("unknown", Limit::TWO).unwrap().count(),
+            Count::Unknown
+        );
+        assert!(parse_answer("", Limit::TWO).is_err());
+        assert!(parse_answer("3 x", Limit::TWO).is_err());
+        assert!(parse_answer("1", Limit::TWO).is_err());
+        assert!(parse_answer("1 123", Limit::TWO).is_err());
+        assert!(parse_answer(&format!("1 {sol} 7 8"), Limit::TWO).is_err());
+        assert!(parse_answer(&format!("1 {}", sol.replace('4', ".")), Limit::TWO).is_err());
     }
 
     #[test]
@@ -321,20 +322,20 @@ mod tests {
                 .parse()
                 .unwrap();
         let mut dead = Exec::new("exit 3", Duration::from_secs(5)).unwrap();
-        assert_eq!(dead.solve(&p, 2).count, Count::Unknown);
+        assert_eq!(dead.solve(&p.into(), Limit::TWO).count(), Count::Unknown);
         assert!(
             dead.fault().unwrap().contains("program ended"),
             "{:?}",
             dead.fault()
         );
         let mut slow = Exec::new("sleep 5", Duration::from_millis(200)).unwrap();
-        assert_eq!(slow.solve(&p, 2).count, Count::Unknown);
+        assert_eq!(slow.solve(&p.into(), Limit::TWO).count(), Count::Unknown);
         assert!(slow.fault().unwrap().contains("no answer within"));
         let mut liar =
             Exec::new("while read l; do echo yes; done", Duration::from_secs(5)).unwrap();
-        assert_eq!(liar.solve(&p, 2).count, Count::Unknown);
+        assert_eq!(liar.solve(&p.into(), Limit::TWO).count(), Count::Unknown);
         assert!(liar.fault().unwrap().contains("unreadable answer"));
         // After a failure every later puzzle is unknown, immediately.
-        assert_eq!(liar.solve(&p, 2).count, Count::Unknown);
+        assert_eq!(liar.solve(&p.into(), Limit::TWO).count(), Count::Unknown);
     }
 }

@@ -1,7 +1,7 @@
 //! What a depth-first search for up to `limit` solutions has found so far, and its node
 //! budget: the bookkeeping `basic`, `bitmask` and `logic` share.
 
-use super::{Outcome, Stats};
+use super::{Limit, Outcome, Stats};
 use crate::grid::Grid;
 
 /// Solutions found, the first of them, the work counters and the node budget of one search.
@@ -12,21 +12,23 @@ pub(crate) struct Progress {
     first: Option<Grid>,
     second: Option<Grid>,
     out_of_budget: bool,
-    /// The backend's work counters (it adds guesses and its own figures; nodes are counted
-    /// by [`enter`](Progress::enter)).
+    /// Guesses so far (the backend adds them).
+    pub(crate) guesses: u64,
+    /// The backend's other work counters (nodes are counted by [`enter`](Progress::enter)).
     pub(crate) stats: Stats,
 }
 
 impl Progress {
-    /// A search for up to `limit` solutions (at least one) in at most `max_nodes` nodes.
-    pub(crate) fn new(limit: u32, max_nodes: Option<u64>) -> Progress {
+    /// A search for up to `limit` solutions in at most `max_nodes` nodes.
+    pub(crate) fn new(limit: Limit, max_nodes: Option<u64>) -> Progress {
         Progress {
-            limit: limit.max(1),
+            limit: limit.get(),
             max_nodes: max_nodes.unwrap_or(u64::MAX),
             found: 0,
             first: None,
             second: None,
             out_of_budget: false,
+            guesses: 0,
             stats: Stats::default(),
         }
     }
@@ -61,8 +63,14 @@ impl Progress {
     }
 
     /// The answer: the count (or `unknown` when the budget ran out) and the first solution.
-    pub(crate) fn outcome(self) -> Outcome {
-        Outcome::searched(self.found, self.out_of_budget, self.first, self.stats)
-            .with_second(self.second)
+    pub(crate) fn outcome(mut self) -> Outcome {
+        self.stats.guesses = Some(self.guesses);
+        Outcome::searched(
+            self.found,
+            self.out_of_budget,
+            self.first,
+            self.second,
+            self.stats,
+        )
     }
 }

@@ -29,7 +29,7 @@
 //! After every step the monitored point (DR: the average a; TM: the mean of the xᵢ) is
 //! rounded (largest entry per cell) and the rounding checked as a solution; every solution is
 //! confirmed by [`crate::verify`] before it is returned. If the iteration budget runs out the
-//! answer is [`Count::Unknown`]: the method is incomplete and never returns a wrong grid.
+//! answer is [`Count::Unknown`](super::Count::Unknown): the method is incomplete and never returns a wrong grid.
 //! Starts are random from [`Options::seed`] (re-seeded for every puzzle, so a puzzle's answer
 //! does not depend on what the instance solved before).
 //!
@@ -37,8 +37,8 @@
 //! written so that each inner loop runs over 9 or 81 independent lanes with branch-free
 //! selects, which the compiler turns into SIMD code.
 
-use super::{BuildError, Count, Options, Outcome, Solver, Stats};
-use crate::grid::{Candidates, Grid, CELLS, UNITS};
+use super::{BuildError, Limit, Options, Outcome, Solver, Stats};
+use crate::grid::{Grid, Puzzle, CELLS, UNITS};
 use crate::verify;
 use std::ops::{Add, Mul, Sub};
 
@@ -721,20 +721,14 @@ impl Projection {
     fn solve_masks(
         &mut self,
         masks: &[u16; CELLS],
-        limit: u32,
+        limit: Limit,
         check: impl Fn(&Grid) -> bool,
     ) -> Outcome {
-        let limit = limit.max(1);
         match trivial(masks) {
             Trivial::NoSolution => return Outcome::none(Stats::default()),
             Trivial::Solved(grid) if check(&grid) => {
                 // Every cell is fixed: the grid is the only solution.
-                return Outcome {
-                    count: Count::Exactly(1),
-                    solution: Some(grid),
-                    second: None,
-                    stats: Stats::default(),
-                };
+                return Outcome::unique(grid, Stats::default());
             }
             Trivial::Solved(_) => return Outcome::none(Stats::default()),
             Trivial::Open => {}
@@ -749,16 +743,13 @@ impl Projection {
             ..Stats::default()
         };
         match end.solution {
-            Some(grid) if check(&grid) => Outcome {
-                // A found solution proves "at least one"; uniqueness is beyond this method.
-                count: if limit == 1 {
-                    Count::Exactly(1)
-                } else {
-                    Count::Unknown
+            // A found solution proves "at least one"; uniqueness is beyond this method.
+            Some(grid) if check(&grid) => match limit {
+                Limit::ONE => Outcome::unique(grid, stats),
+                _ => Outcome::Unknown {
+                    solution: Some(grid),
+                    stats,
                 },
-                solution: Some(grid),
-                second: None,
-                stats,
             },
             _ => Outcome::unknown(stats),
         }
@@ -831,7 +822,7 @@ fn trivial(masks: &[u16; CELLS]) -> Trivial {
 }
 
 impl Solver for Projection {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         match self.params.algorithm {
             Algorithm::DouglasRachford => "projection",
             Algorithm::MalitskyTam => "projection-tm",
@@ -842,21 +833,16 @@ impl Solver for Projection {
         false
     }
 
-    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
-        let masks = *Candidates::from_grid(puzzle).masks();
-        self.solve_masks(&masks, limit, |g| verify::check(puzzle, g).is_ok())
-    }
-
-    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
-        self.solve_masks(candidates.masks(), limit, |g| {
-            verify::check_candidates(candidates, g).is_ok()
-        })
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        let masks = *puzzle.candidates().masks();
+        self.solve_masks(&masks, limit, |g| verify::check_puzzle(puzzle, g).is_ok())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Count;
 
     fn options(algorithm: Algorithm) -> Options {
         let mut o = Options::default();
@@ -942,14 +928,14 @@ mod tests {
             let mut s = Projection::new(&options(algorithm));
             for text in puzzles {
                 let p: Grid = text.parse().unwrap();
-                let got = s.solve(&p, 1);
-                let sol = got.solution.expect("solved");
-                assert_eq!(verify::check(&p, &sol), Ok(()));
-                assert_eq!(got.count, Count::Exactly(1));
-                let again = s.solve(&p, 2);
-                assert_eq!(again.count, Count::Unknown);
-                assert_eq!(again.stats.iterations, got.stats.iterations);
-                assert_eq!(again.solution, Some(sol));
+                let got = s.solve(&p.into(), Limit::ONE);
+                let sol = got.solution().expect("solved");
+                assert_eq!(verify::check(&p, sol), Ok(()));
+                assert_eq!(got.count(), Count::Exactly(1));
+                let again = s.solve(&p.into(), Limit::TWO);
+                assert_eq!(again.count(), Count::Unknown);
+                assert_eq!(again.stats().iterations, got.stats().iterations);
+                assert_eq!(again.solution(), Some(sol));
             }
         }
     }
@@ -971,17 +957,17 @@ mod tests {
         rep.push_str(&".".repeat(72));
         let rep: Grid = rep.parse().unwrap();
         for s in [&mut dr, &mut tm] {
-            let got = s.solve(&none, 2);
-            assert_eq!(got.count, Count::Unknown);
-            assert_eq!(got.solution, None);
-            assert_eq!(got.stats.iterations, 300);
-            assert_eq!(s.solve(&rep, 2).count, Count::Exactly(0));
+            let got = s.solve(&none.into(), Limit::TWO);
+            assert_eq!(got.count(), Count::Unknown);
+            assert_eq!(got.solution(), None);
+            assert_eq!(got.stats().iterations, 300);
+            assert_eq!(s.solve(&rep.into(), Limit::TWO).count(), Count::Exactly(0));
             // The empty grid has many solutions: any answer must be a valid grid, and the
             // count stays unknown at limit 2.
-            let got = s.solve(&Grid::EMPTY, 2);
-            assert_eq!(got.count, Count::Unknown);
-            if let Some(g) = got.solution {
-                assert_eq!(verify::check(&Grid::EMPTY, &g), Ok(()));
+            let got = s.solve(&Grid::EMPTY.into(), Limit::TWO);
+            assert_eq!(got.count(), Count::Unknown);
+            if let Some(g) = got.solution() {
+                assert_eq!(verify::check(&Grid::EMPTY, g), Ok(()));
             }
         }
     }

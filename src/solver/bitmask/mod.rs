@@ -16,8 +16,8 @@ mod tables;
 pub use singles::{singles_fixpoint, SinglesFixpoint};
 
 use super::progress::Progress;
-use super::{Options, Outcome, Solver, Stats};
-use crate::grid::{Candidates, Grid};
+use super::{Limit, Options, Outcome, Solver, Stats};
+use crate::grid::{Grid, Puzzle};
 use board::Board;
 
 /// The bit-board solver. Holds no per-puzzle buffers: the whole search state lives on the
@@ -47,7 +47,7 @@ struct Search {
 }
 
 impl Search {
-    fn new(limit: u32, max_nodes: u64, popcnt: bool) -> Search {
+    fn new(limit: Limit, max_nodes: u64, popcnt: bool) -> Search {
         Search {
             popcnt,
             progress: Progress::new(limit, Some(max_nodes)),
@@ -72,7 +72,7 @@ impl Search {
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            self.progress.stats.guesses += 1;
+            self.progress.guesses += 1;
             if digits == 0 {
                 // Last alternative: no need to keep this node's state.
                 if board.guess(d, b, bit).is_ok() {
@@ -96,25 +96,25 @@ impl Search {
 }
 
 impl Solver for Bitmask {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "bitmask"
     }
 
-    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
-        let mut board = Board::empty();
-        for (cell, &v) in puzzle.cells().iter().enumerate() {
-            if v != 0 && board.place_cell(v as usize - 1, cell).is_err() {
-                return Outcome::none(Stats::default());
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        let board = match puzzle {
+            Puzzle::Grid(grid) => {
+                let mut board = Board::empty();
+                for (cell, &v) in grid.cells().iter().enumerate() {
+                    if v != 0 && board.place_cell(v as usize - 1, cell).is_err() {
+                        return Outcome::none(Stats::GUESSING);
+                    }
+                }
+                board
             }
-        }
+            Puzzle::Candidates(candidates) => Board::from_masks(candidates.masks()),
+        };
         let mut search = Search::new(limit, self.max_nodes, self.popcnt);
         search.run(board);
-        search.outcome()
-    }
-
-    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
-        let mut search = Search::new(limit, self.max_nodes, self.popcnt);
-        search.run(Board::from_masks(candidates.masks()));
         search.outcome()
     }
 }
@@ -122,6 +122,7 @@ impl Solver for Bitmask {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Candidates;
     use crate::solver::basic::Basic;
     use crate::solver::Count;
     use crate::verify;
@@ -152,36 +153,38 @@ mod tests {
     #[test]
     fn easy_puzzle_needs_no_guess() {
         let mut s = Bitmask::new(&Options::default());
-        let o = s.solve(&grid(EASY), 2);
-        assert_eq!(o.count, Count::Exactly(1));
-        assert_eq!(o.stats.guesses, 0);
-        assert_eq!(o.stats.nodes, 1);
+        let o = s.solve(&grid(EASY).into(), Limit::TWO);
+        assert_eq!(o.count(), Count::Exactly(1));
+        assert_eq!(o.stats().guesses, Some(0));
+        assert_eq!(o.stats().nodes, 1);
     }
 
     #[test]
     fn hard_puzzle_needs_guesses_and_respects_the_budget() {
         let mut s = Bitmask::new(&Options::default());
-        let o = s.solve(&grid(HARD), 2);
-        assert_eq!(o.count, Count::Exactly(1));
-        assert_eq!(o.solution, Some(grid(HARD_SOLUTION)));
-        assert!(o.stats.guesses > 0);
-        let nodes = o.stats.nodes;
+        let o = s.solve(&grid(HARD).into(), Limit::TWO);
+        assert_eq!(o.count(), Count::Exactly(1));
+        assert_eq!(o.solution(), Some(&grid(HARD_SOLUTION)));
+        assert!(o.stats().guesses > Some(0));
+        let nodes = o.stats().nodes;
         assert!(nodes > 2);
 
         let tight = Options {
             max_nodes: Some(nodes - 1),
             ..Options::default()
         };
-        let o = Bitmask::new(&tight).solve(&grid(HARD), 2);
-        assert_eq!(o.count, Count::Unknown);
-        assert!(o.stats.nodes <= nodes);
+        let o = Bitmask::new(&tight).solve(&grid(HARD).into(), Limit::TWO);
+        assert_eq!(o.count(), Count::Unknown);
+        assert!(o.stats().nodes <= nodes);
 
         let exact = Options {
             max_nodes: Some(nodes),
             ..Options::default()
         };
         assert_eq!(
-            Bitmask::new(&exact).solve(&grid(HARD), 2).count,
+            Bitmask::new(&exact)
+                .solve(&grid(HARD).into(), Limit::TWO)
+                .count(),
             Count::Exactly(1)
         );
     }
@@ -201,8 +204,8 @@ mod tests {
         {
             let puzzle = rec.expect("bundled record").puzzle;
             assert_eq!(
-                fast.solve_puzzle(&puzzle, 2),
-                portable.solve_puzzle(&puzzle, 2)
+                fast.solve(&puzzle, Limit::TWO),
+                portable.solve(&puzzle, Limit::TWO)
             );
             n += 1;
         }
@@ -232,15 +235,18 @@ mod tests {
                 cells[rng.below(81) as usize] = 1 + rng.below(9) as u8;
             }
             let g = Grid::from_cells(cells).expect("digits 0..=9");
-            let (a, b) = (ours.solve(&g, 3), oracle.solve(&g, 3));
-            assert_eq!(a.count, b.count, "{g}");
-            if let Some(s) = &a.solution {
+            let (a, b) = (
+                ours.solve(&g.into(), Limit::new(3).expect("nonzero")),
+                oracle.solve(&g.into(), Limit::new(3).expect("nonzero")),
+            );
+            assert_eq!(a.count(), b.count(), "{g}");
+            if let Some(s) = &a.solution() {
                 verify::check(&g, s).expect("valid solution");
             }
-            if a.count == Count::Exactly(1) {
-                assert_eq!(a.solution, b.solution, "{g}");
+            if a.count() == Count::Exactly(1) {
+                assert_eq!(a.solution(), b.solution(), "{g}");
             }
-            if let Count::Exactly(n) = a.count {
+            if let Count::Exactly(n) = a.count() {
                 seen[n as usize] += 1;
             }
         }
@@ -272,12 +278,12 @@ mod tests {
             }
             let cand = Candidates::from_masks(masks).expect("9-bit masks");
             let (a, b) = (
-                ours.solve_candidates(&cand, 2),
-                oracle.solve_candidates(&cand, 2),
+                ours.solve(&cand.into(), Limit::TWO),
+                oracle.solve(&cand.into(), Limit::TWO),
             );
-            assert_eq!(a.count, b.count, "{cand}");
-            if a.count == Count::Exactly(1) {
-                assert_eq!(a.solution, b.solution, "{cand}");
+            assert_eq!(a.count(), b.count(), "{cand}");
+            if a.count() == Count::Exactly(1) {
+                assert_eq!(a.solution(), b.solution(), "{cand}");
             }
         }
     }

@@ -44,8 +44,8 @@ mod intersections;
 mod subsets;
 
 use super::progress::Progress;
-use super::{Options, Outcome, Solver};
-use crate::grid::{Candidates, Grid, ALL_DIGITS, CELLS, UNITS, UNITS_OF};
+use super::{Limit, Options, Outcome, Solver};
+use crate::grid::{Candidates, Grid, Puzzle, ALL_DIGITS, CELLS, UNITS, UNITS_OF};
 use board::{Boards, Cells, ALL_CELLS, PEER_CELLS};
 use intersections::INTERSECTIONS;
 use subsets::{may_hold_subset, pop, smallest_subset};
@@ -613,7 +613,7 @@ impl Search<'_> {
         while options != 0 {
             let bit = options & options.wrapping_neg();
             options ^= bit;
-            self.progress.stats.guesses += 1;
+            self.progress.guesses += 1;
             self.engine.restore(&saved);
             self.engine.assign(cell, bit);
             self.node();
@@ -625,7 +625,7 @@ impl Search<'_> {
 }
 
 impl Solver for Logic {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         if self.engine.config.locked_candidates {
             "logic-lc"
         } else {
@@ -633,11 +633,8 @@ impl Solver for Logic {
         }
     }
 
-    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
-        self.solve_candidates(&Candidates::from_grid(puzzle), limit)
-    }
-
-    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        let candidates = puzzle.candidates();
         let engine = &mut self.engine;
         let loaded = engine.load(candidates.masks());
         let mut search = Search {
@@ -811,12 +808,12 @@ mod tests {
         let g: Grid = MEDIUM.parse().unwrap();
         for config in [plain(), with_lc()] {
             let mut s = Logic::new(&Options::default(), config);
-            let out = s.solve(&g, 2);
-            assert_eq!(out.count, Count::Exactly(1));
-            assert_eq!(out.stats.guesses, 0, "{config:?}");
+            let out = s.solve(&g.into(), Limit::TWO);
+            assert_eq!(out.count(), Count::Exactly(1));
+            assert_eq!(out.stats().guesses, Some(0), "{config:?}");
             let c = closure(&Candidates::from_grid(&g), config);
             assert!(c.is_solved());
-            assert_eq!(Some(c.grid()), out.solution);
+            assert_eq!(Some(c.grid()), out.solution().copied());
         }
     }
 
@@ -824,27 +821,28 @@ mod tests {
     fn hard_puzzle_needs_guesses_and_budget_is_honoured() {
         let g: Grid = HARD.parse().unwrap();
         let mut s = Logic::new(&Options::default(), plain());
-        let out = s.solve(&g, 2);
-        assert_eq!(out.count, Count::Exactly(1));
-        assert!(out.stats.guesses > 0);
-        assert!(out.stats.max_subset >= 1);
-        let nodes = out.stats.nodes;
+        let out = s.solve(&g.into(), Limit::TWO);
+        assert_eq!(out.count(), Count::Exactly(1));
+        assert!(out.stats().guesses > Some(0));
+        assert!(out.stats().max_subset >= 1);
+        let nodes = out.stats().nodes;
         let budget = Options {
             max_nodes: Some(nodes / 2),
             ..Options::default()
         };
         let mut s = Logic::new(&budget, plain());
-        let out = s.solve(&g, 2);
-        assert_eq!(out.count, Count::Unknown);
-        assert!(out.stats.nodes <= nodes / 2 + 1);
+        let out = s.solve(&g.into(), Limit::TWO);
+        assert_eq!(out.count(), Count::Unknown);
+        assert!(out.stats().nodes <= nodes / 2 + 1);
     }
 
     #[test]
     fn closure_keeps_the_solution() {
         let g: Grid = HARD.parse().unwrap();
         let solution = Logic::new(&Options::default(), plain())
-            .solve(&g, 1)
-            .solution
+            .solve(&g.into(), Limit::ONE)
+            .solution()
+            .copied()
             .unwrap();
         for config in [plain(), with_lc()] {
             let c = closure(&Candidates::from_grid(&g), config);

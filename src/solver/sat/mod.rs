@@ -46,8 +46,8 @@ pub mod proof;
 
 pub use encoding::{Encoding, Formula, Givens, Meaning, UnknownEncoding};
 
-use super::{BuildError, Count, Options, Outcome, Solver, Stats};
-use crate::grid::{Candidates, Grid};
+use super::{BuildError, Limit, Options, Outcome, Solver, Stats};
+use crate::grid::{Grid, Puzzle};
 use varisat::ExtendFormula;
 
 /// The SAT backend: an encoding and the buffers reused between puzzles.
@@ -106,8 +106,8 @@ impl Sat {
         self.encoding
     }
 
-    fn run(&mut self, givens: Givens<'_>, limit: u32) -> Outcome {
-        let limit = limit.max(1);
+    fn run(&mut self, givens: Givens<'_>, limit: Limit) -> Outcome {
+        let limit = limit.get();
         self.formula.build(self.encoding, givens);
         let mut solver = varisat::Solver::new();
         let flip = self.place_first;
@@ -119,12 +119,7 @@ impl Sat {
         let (mut first, mut second) = (None, None);
         loop {
             if stats.iterations >= self.max_calls {
-                return Outcome {
-                    count: Count::Unknown,
-                    solution: first,
-                    second,
-                    stats,
-                };
+                return Outcome::searched(found, true, first, second, stats);
             }
             stats.iterations += 1;
             match solver.solve() {
@@ -152,12 +147,7 @@ impl Sat {
             }
             add_clause(&mut solver, &self.blocking, flip, &mut self.scratch);
         }
-        Outcome {
-            count: Count::Exactly(found),
-            solution: first,
-            second,
-            stats,
-        }
+        Outcome::searched(found, false, first, second, stats)
     }
 }
 
@@ -199,16 +189,15 @@ fn add_clause(
 }
 
 impl Solver for Sat {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "sat"
     }
 
-    fn solve(&mut self, puzzle: &Grid, limit: u32) -> Outcome {
-        self.run(Givens::Grid(puzzle), limit)
-    }
-
-    fn solve_candidates(&mut self, candidates: &Candidates, limit: u32) -> Outcome {
-        self.run(Givens::Candidates(candidates), limit)
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        match puzzle {
+            Puzzle::Grid(grid) => self.run(Givens::Grid(grid), limit),
+            Puzzle::Candidates(candidates) => self.run(Givens::Candidates(candidates), limit),
+        }
     }
 }
 
@@ -239,11 +228,11 @@ mod tests {
             for p in puzzles {
                 let g: Grid = p.parse().unwrap();
                 for limit in [1, 2, 5] {
-                    let want = basic.solve(&g, limit);
-                    let got = s.solve(&g, limit);
-                    assert_eq!(got.count, want.count, "{e} {p} limit {limit}");
-                    let sol = got.solution.expect("solved");
-                    crate::verify::check(&g, &sol).unwrap();
+                    let want = basic.solve(&g.into(), Limit::new(limit).unwrap());
+                    let got = s.solve(&g.into(), Limit::new(limit).unwrap());
+                    assert_eq!(got.count(), want.count(), "{e} {p} limit {limit}");
+                    let sol = got.solution().expect("solved");
+                    crate::verify::check(&g, sol).unwrap();
                 }
             }
         }

@@ -1,0 +1,263 @@
+//! The one streaming pipeline every command runs on: records read in batches, each batch
+//! processed on a worker thread (or the calling one), results delivered in input order on the
+//! calling thread, and records answered as they arrive.
+//!
+//! What a batch is turned into is up to the [`Stage`]: the benchmark runner's stage solves it
+//! with every backend and judges the answers; `solve --no-guess` computes logical closures.
+//! Reading, threads, order, bounded memory and interactive input are handled here once.
+
+use super::thread_cpu_time;
+use crate::format::{Item, Reader};
+use std::collections::BTreeMap;
+use std::sync::{mpsc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A stream of records that can say whether the next one is already at hand.
+pub trait Source: Iterator<Item = Item> {
+    /// Whether [`next`](Iterator::next) will answer without waiting for more input. The
+    /// pipeline answers what it has before it waits, so that a program or a person feeding
+    /// standard input one puzzle at a time gets each answer at once. The default, `true`,
+    /// suits sources that never wait (memory, files).
+    fn ready(&self) -> bool {
+        true
+    }
+}
+
+impl Source for Reader {
+    fn ready(&self) -> bool {
+        self.line_ready()
+    }
+}
+
+/// Any iterator of items as a [`Source`] that never waits.
+pub struct Ready<I>(pub I);
+
+impl<I: Iterator<Item = Item>> Iterator for Ready<I> {
+    type Item = Item;
+    fn next(&mut self) -> Option<Item> {
+        self.0.next()
+    }
+}
+
+impl<I: Iterator<Item = Item>> Source for Ready<I> {}
+
+/// Work done on one batch, on a worker thread. Each thread owns one stage.
+pub trait Stage: Send {
+    /// What a batch turns into.
+    type Output: Send;
+    /// Processes one batch. A stage that calls code which may panic contains the panic itself
+    /// (the runner's stage puts a panicking backend out of use and answers `unknown`).
+    fn process(&mut self, items: &[Item]) -> Self::Output;
+}
+
+/// Time spent reading (gunzip and parsing included): wall clock and CPU time of the reading
+/// thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadTime {
+    /// Wall-clock time.
+    pub wall: Duration,
+    /// CPU time of the reading thread.
+    pub cpu: Duration,
+}
+
+/// What the calling thread is told, in input order.
+pub trait Sink<O> {
+    /// A processed batch; return `false` to stop early (standard output closed, say).
+    fn deliver(&mut self, items: Vec<Item>, output: O) -> bool;
+    /// The pipeline is about to wait for input: show what has been answered so far.
+    fn idle(&mut self) {}
+}
+
+/// Reads the next batch: waits for the first item, then takes only what is at hand, up to
+/// `size`. Empty at the end of the source.
+fn next_batch(source: &mut dyn Source, size: usize, time: &mut ReadTime) -> Vec<Item> {
+    let (t, cpu) = (Instant::now(), thread_cpu_time());
+    let mut items = Vec::with_capacity(size.min(4096));
+    if let Some(first) = source.next() {
+        items.push(first);
+        while items.len() < size && source.ready() {
+            match source.next() {
+                Some(item) => items.push(item),
+                None => break,
+            }
+        }
+    }
+    time.wall += t.elapsed();
+    time.cpu += thread_cpu_time().saturating_sub(cpu);
+    items
+}
+
+/// Runs `source` through `stages` (one per worker; with one stage everything happens on the
+/// calling thread) in batches of at most `batch_size` records, and hands every batch to `sink`
+/// in input order. Returns the time spent reading. At most four batches per worker are in
+/// flight, so memory stays bounded whatever the source's size.
+pub fn run_ordered<S: Stage>(
+    source: &mut dyn Source,
+    stages: &mut [S],
+    batch_size: usize,
+    sink: &mut dyn Sink<S::Output>,
+) -> ReadTime {
+    let mut time = ReadTime::default();
+    let batch_size = batch_size.max(1);
+    if stages.len() <= 1 {
+        let Some(stage) = stages.first_mut() else {
+            return time;
+        };
+        loop {
+            if !source.ready() {
+                sink.idle();
+            }
+            let items = next_batch(source, batch_size, &mut time);
+            if items.is_empty() {
+                return time;
+            }
+            let output = stage.process(&items);
+            if !sink.deliver(items, output) {
+                return time;
+            }
+        }
+    }
+
+    let threads = stages.len();
+    let (work_tx, work_rx) = mpsc::sync_channel::<(u64, Vec<Item>)>(threads * 2);
+    let work_rx = Mutex::new(work_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(u64, Vec<Item>, S::Output)>();
+    std::thread::scope(|scope| {
+        for stage in stages.iter_mut() {
+            let (work_rx, done_tx) = (&work_rx, done_tx.clone());
+            scope.spawn(move || loop {
+                let next = match work_rx.lock() {
+                    Ok(rx) => rx.recv(),
+                    Err(_) => return,
+                };
+                let Ok((seq, items)) = next else { return };
+                let output = stage.process(&items);
+                if done_tx.send((seq, items, output)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(done_tx);
+        let mut pending = BTreeMap::new();
+        let (mut sent, mut delivered) = (0u64, 0u64);
+        let max_in_flight = 4 * threads as u64;
+        let mut open = true;
+        // Delivers what is done, in order; `open` turns false once the sink wants no more.
+        fn drain<O>(
+            sink: &mut dyn Sink<O>,
+            pending: &mut BTreeMap<u64, (Vec<Item>, O)>,
+            delivered: &mut u64,
+            open: &mut bool,
+        ) {
+            while let Some((items, output)) = pending.remove(delivered) {
+                *delivered += 1;
+                if *open && !sink.deliver(items, output) {
+                    *open = false;
+                }
+            }
+        }
+        let mut reading = true;
+        while reading && open {
+            while let Ok((seq, items, output)) = done_rx.try_recv() {
+                pending.insert(seq, (items, output));
+            }
+            drain(sink, &mut pending, &mut delivered, &mut open);
+            // Answers outstanding and no input at hand, or too much in flight: wait for
+            // answers rather than for input.
+            if sent > delivered && (!source.ready() || sent - delivered >= max_in_flight) {
+                match done_rx.recv() {
+                    Ok((seq, items, output)) => {
+                        pending.insert(seq, (items, output));
+                        continue;
+                    }
+                    Err(_) => break,
+                }
+            }
+            if !source.ready() {
+                sink.idle();
+            }
+            let items = next_batch(source, batch_size, &mut time);
+            if items.is_empty() {
+                reading = false;
+            } else if work_tx.send((sent, items)).is_ok() {
+                sent += 1;
+            } else {
+                break;
+            }
+        }
+        drop(work_tx);
+        for (seq, items, output) in done_rx {
+            pending.insert(seq, (items, output));
+            drain(sink, &mut pending, &mut delivered, &mut open);
+        }
+    });
+    time
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Reader;
+    use std::io::Cursor;
+
+    /// Counts the records of each batch and remembers which thread saw it.
+    struct Lines;
+
+    impl Stage for Lines {
+        type Output = Vec<u64>;
+        fn process(&mut self, items: &[Item]) -> Vec<u64> {
+            items
+                .iter()
+                .map(|i| i.as_ref().map(|r| r.line).unwrap_or(0))
+                .collect()
+        }
+    }
+
+    struct Collect(Vec<u64>, usize);
+
+    impl Sink<Vec<u64>> for Collect {
+        fn deliver(&mut self, items: Vec<Item>, output: Vec<u64>) -> bool {
+            assert_eq!(items.len(), output.len());
+            self.0.extend(output);
+            self.1 += 1;
+            true
+        }
+    }
+
+    fn reader(n: usize) -> Reader {
+        let line = format!("{}\n", ".".repeat(81));
+        Reader::new("t", Cursor::new(line.repeat(n).into_bytes()))
+    }
+
+    #[test]
+    fn order_is_kept_whatever_the_threads() {
+        for threads in [1, 2, 3] {
+            for batch in [1, 7, 1000] {
+                let mut stages: Vec<Lines> = (0..threads).map(|_| Lines).collect();
+                let mut sink = Collect(Vec::new(), 0);
+                run_ordered(&mut reader(100), &mut stages, batch, &mut sink);
+                assert_eq!(sink.0, (1..=100).collect::<Vec<u64>>(), "{threads} {batch}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_sink_can_stop_the_run() {
+        struct Stop(usize);
+        impl Sink<Vec<u64>> for Stop {
+            fn deliver(&mut self, _: Vec<Item>, _: Vec<u64>) -> bool {
+                self.0 += 1;
+                self.0 < 3
+            }
+        }
+        for threads in [1, 2] {
+            let mut stages: Vec<Lines> = (0..threads).map(|_| Lines).collect();
+            let mut sink = Stop(0);
+            run_ordered(&mut reader(1000), &mut stages, 10, &mut sink);
+            assert!(sink.0 >= 3, "{}", sink.0);
+            if threads == 1 {
+                assert_eq!(sink.0, 3);
+            }
+        }
+    }
+}
