@@ -10,9 +10,10 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
+use sudobench::backends::{build, BACKENDS};
 use sudobench::format::Reader;
 use sudobench::solver::Limit;
-use sudobench::solver::{build, Options, BACKENDS};
+use sudobench::solver::Options;
 use sudobench::Puzzle;
 
 /// Puzzles per set: small enough that the slowest backend stays cheap on the hardest set.

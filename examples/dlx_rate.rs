@@ -12,12 +12,13 @@
 //! ```
 
 use std::time::Duration;
-use sudobench::runner::thread_cpu_time;
+use sudobench::backends;
 use sudobench::solver::Limit;
+use sudobench::util::thread_cpu_time;
 
 use sudobench::format::Reader;
 use sudobench::grid::Puzzle;
-use sudobench::solver::{self, Count, Options, Stats};
+use sudobench::solver::{Count, Options, Stats};
 
 const DEFAULT_FILES: &[&str] = &[
     "data/puzzles2_17_clue.gz",
@@ -73,7 +74,7 @@ fn main() -> anyhow::Result<()> {
             .collect::<Result<_, _>>()?;
         let mut solvers = backends
             .iter()
-            .map(|b| solver::build(b, &Options::default()))
+            .map(|b| backends::build(b, &Options::default()))
             .collect::<Result<Vec<_>, _>>()?;
         let mut best = vec![Duration::MAX; solvers.len()];
         let mut stats = vec![Stats::default(); solvers.len()];

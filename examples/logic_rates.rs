@@ -8,7 +8,7 @@
 //!
 //! Every set is loaded into memory first; each round times every backend over the set in turn
 //! (interleaved, so machine noise hits all alike) and the best round is reported. Times are
-//! the thread's CPU time (`sudobench::runner::thread_cpu_time`), so time
+//! the thread's CPU time (`sudobench::util::thread_cpu_time`), so time
 //! spent preempted by other processes on a shared machine does not count; the wall-clock rate
 //! is printed beside it.
 //! `--sample N` takes N puzzles spread evenly over the 1905_11+ set (default 5000; 0 = all);
@@ -22,10 +22,11 @@
 //! distribution of the largest subset used.
 
 use std::time::Instant;
+use sudobench::backends;
 use sudobench::format::Reader;
 use sudobench::grid::Puzzle;
 use sudobench::solver::Limit;
-use sudobench::solver::{self, Count, Options, Solver};
+use sudobench::solver::{Count, Options, Solver};
 
 const SETS: &[(&str, &str)] = &[
     ("17-clue", "data/puzzles2_17_clue.gz"),
@@ -55,7 +56,7 @@ fn spread(all: &[Puzzle], sample: usize) -> Vec<Puzzle> {
 
 /// Nanoseconds this thread has spent on a CPU.
 fn cpu_ns() -> Option<u64> {
-    Some(sudobench::runner::thread_cpu_time().as_nanos() as u64)
+    Some(sudobench::util::thread_cpu_time().as_nanos() as u64)
 }
 
 /// Best times over the rounds for one backend on one list, in seconds (CPU time, or wall
@@ -155,7 +156,7 @@ fn main() {
         let small = spread(&all, ratio_sample);
         let mut solvers: Vec<_> = backends
             .iter()
-            .map(|b| solver::build(b, &Options::default()).expect("backend builds"))
+            .map(|b| backends::build(b, &Options::default()).expect("backend builds"))
             .collect();
         let mut tallies = vec![
             Tally {

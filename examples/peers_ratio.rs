@@ -31,7 +31,7 @@ const DEFAULT_SETS: &[&str] = &[
 /// CPU time of this thread in seconds. Unlike wall-clock time it does not count the time the
 /// thread spends waiting for a core, which on a loaded shared machine is most of the noise.
 fn cpu_now() -> f64 {
-    sudobench::runner::thread_cpu_time().as_secs_f64()
+    sudobench::util::thread_cpu_time().as_secs_f64()
 }
 
 fn load(path: &str, sample: usize) -> anyhow::Result<Vec<Grid>> {

@@ -91,7 +91,7 @@ type RunResult = (Vec<(Option<u64>, u64)>, f64, Option<f64>);
 /// CPU time of the calling thread in seconds: on a shared machine wall time includes waiting
 /// for a core, CPU time does not.
 fn cpu_seconds() -> Option<f64> {
-    Some(sudobench::runner::thread_cpu_time().as_secs_f64())
+    Some(sudobench::util::thread_cpu_time().as_secs_f64())
 }
 
 /// Solves every puzzle once; returns (Some(iterations) if solved, iterations spent) per puzzle.

@@ -14,7 +14,7 @@ use sudobench::format::Reader;
 
 /// Nanoseconds this thread has run on a CPU.
 fn thread_cpu_ns() -> Option<u64> {
-    Some(sudobench::runner::thread_cpu_time().as_nanos() as u64)
+    Some(sudobench::util::thread_cpu_time().as_nanos() as u64)
 }
 
 fn main() {

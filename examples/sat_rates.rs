@@ -21,7 +21,7 @@ use varisat::{ExtendFormula, Lit, Var};
 /// Seconds of CPU time this thread has used: the machine is shared, so wall-clock time would
 /// count other processes' work too.
 fn cpu_seconds() -> f64 {
-    sudobench::runner::thread_cpu_time().as_secs_f64()
+    sudobench::util::thread_cpu_time().as_secs_f64()
 }
 
 fn load(path: &str, take: usize) -> Vec<Grid> {

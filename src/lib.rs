@@ -93,6 +93,8 @@
 //! (`Runner`, `Config`, `Backend`, the report structs) are the supported surface; backend
 //! modules' own public items (tables, helper functions) are for study and may change.
 
+pub mod backends;
+pub mod exact_cover;
 pub mod format;
 pub mod grid;
 pub mod judge;
@@ -100,6 +102,7 @@ pub mod report;
 pub mod runner;
 pub mod solver;
 pub mod symmetry;
+pub mod util;
 pub mod verify;
 
 pub use grid::{Candidates, Grid, Puzzle};

@@ -4,11 +4,12 @@
 //! backends must answer every case exactly; incomplete ones (projection) may answer `unknown`
 //! but must never give a wrong count or an invalid grid.
 
+use sudobench::backends;
 use sudobench::format::Reader;
 use sudobench::grid::{Candidates, Grid, Puzzle};
 use sudobench::judge;
 use sudobench::solver::Limit;
-use sudobench::solver::{self, Count, Options, Outcome, Solver};
+use sudobench::solver::{Count, Options, Outcome, Solver};
 use sudobench::verify;
 
 const EASY: &str =
@@ -38,7 +39,7 @@ fn grid(text: &str) -> Grid {
 }
 
 fn backend(name: &str) -> Box<dyn Solver> {
-    solver::build(name, &Options::default()).expect("backend builds")
+    backends::build(name, &Options::default()).expect("backend builds")
 }
 
 /// Checks an outcome against the true count (at this limit) and, if unique, the solution.
@@ -269,7 +270,7 @@ macro_rules! conformance {
         $(
             mod $module {
                 #[test] fn registered() {
-                    assert!(sudobench::solver::builtin_names().any(|n| n == $name));
+                    assert!(sudobench::backends::builtin_names().any(|n| n == $name));
                     assert_eq!(super::backend($name).name(), $name);
                 }
                 #[test] fn known_puzzles() { super::known_puzzles($name) }
@@ -286,7 +287,7 @@ macro_rules! conformance {
         #[test]
         fn every_backend_is_covered() {
             let covered = [$($name),*];
-            for name in sudobench::solver::builtin_names() {
+            for name in sudobench::backends::builtin_names() {
                 assert!(covered.contains(&name), "backend {name} is not in the conformance suite");
             }
         }

@@ -5,9 +5,10 @@
 //! build (`cargo test` without `--release`) is far slower, so there it checks every 16th
 //! puzzle; CI and the project's standard run use `--release` and check all 1465.
 
+use sudobench::backends;
 use sudobench::format::Reader;
 use sudobench::solver::Limit;
-use sudobench::solver::{self, Count, Options, Solver};
+use sudobench::solver::{Count, Options, Solver};
 use sudobench::verify;
 
 const FILE: &str = "data/puzzles3_magictour_top1465.gz";
@@ -17,10 +18,10 @@ const BACKENDS: &[&str] = &["dlx", "dlx-array"];
 fn agrees_with_basic_on_magictour_top1465() {
     let step = if cfg!(debug_assertions) { 16 } else { 1 };
     let path = format!("{}/{FILE}", env!("CARGO_MANIFEST_DIR"));
-    let mut oracle = solver::build("basic", &Options::default()).unwrap();
+    let mut oracle = backends::build("basic", &Options::default()).unwrap();
     let mut backends: Vec<Box<dyn Solver>> = BACKENDS
         .iter()
-        .map(|b| solver::build(b, &Options::default()).unwrap())
+        .map(|b| backends::build(b, &Options::default()).unwrap())
         .collect();
     let mut checked = 0;
     for (i, record) in Reader::open(&path).unwrap().enumerate() {

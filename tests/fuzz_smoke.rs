@@ -5,9 +5,10 @@
 use flate2::write::GzEncoder;
 use proptest::prelude::*;
 use std::io::{Cursor, Write};
+use sudobench::backends;
 use sudobench::format::Reader;
 use sudobench::judge;
-use sudobench::solver::{self, Count, Limit, Options};
+use sudobench::solver::{Count, Limit, Options};
 use sudobench::Grid;
 
 fn item_count(bytes: Vec<u8>) -> usize {
@@ -82,8 +83,8 @@ proptest! {
         let mut oracle = None;
         let puzzle = sudobench::grid::Puzzle::Grid(grid);
         let mut answers = Vec::new();
-        for name in solver::builtin_names() {
-            let mut backend = solver::build(name, &options).expect("builds");
+        for name in backends::builtin_names() {
+            let mut backend = backends::build(name, &options).expect("builds");
             let out = backend.solve(&puzzle, Limit::TWO);
             // The typed check every command uses.
             let problem = judge::check_answer(&puzzle, Limit::TWO, &out);

@@ -4,11 +4,12 @@
 
 mod common;
 
+use sudobench::backends;
 use sudobench::format::Reader;
 use sudobench::grid::Candidates;
 use sudobench::solver::logic::{closure, LogicConfig};
 use sudobench::solver::Limit;
-use sudobench::solver::{self, Count, Options};
+use sudobench::solver::{Count, Options};
 
 const DATA: &[&str] = &[
     "data/puzzles0_kaggle.csv.gz",
@@ -88,7 +89,7 @@ fn singles(start: &Candidates) -> Option<[u16; 81]> {
 #[test]
 fn closure_is_within_singles_keeps_solutions_and_is_a_fixpoint() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let mut oracle = solver::build("basic", &Options::default()).unwrap();
+    let mut oracle = backends::build("basic", &Options::default()).unwrap();
     for file in DATA {
         let reader = Reader::open(&format!("{root}/{file}")).unwrap();
         let mut n = 0;
@@ -147,7 +148,7 @@ fn no_guess_share_matches_closure() {
         } else {
             "logic"
         };
-        let mut s = solver::build(name, &Options::default()).unwrap();
+        let mut s = backends::build(name, &Options::default()).unwrap();
         for item in Reader::open(&path).unwrap().take(60) {
             let record = item.unwrap();
             let out = s.solve(&record.puzzle, Limit::TWO);

@@ -4,8 +4,9 @@
 //! symmetry applied to a puzzle maps each backend's unique solution the same way.
 
 use proptest::prelude::*;
+use sudobench::backends;
 use sudobench::solver::Limit;
-use sudobench::solver::{self, Count, Options, Solver};
+use sudobench::solver::{Count, Options, Solver};
 use sudobench::symmetry::Symmetry;
 use sudobench::{verify, Grid};
 
@@ -17,8 +18,8 @@ fn backends() -> Vec<Box<dyn Solver>> {
         max_nodes: Some(2_000_000),
         ..Options::default()
     };
-    solver::builtin_names()
-        .map(|n| solver::build(n, &options).expect("backend builds"))
+    backends::builtin_names()
+        .map(|n| backends::build(n, &options).expect("backend builds"))
         .collect()
 }
 

@@ -6,15 +6,16 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::cell::RefCell;
+use sudobench::backends;
 use sudobench::judge;
-use sudobench::solver::{self, Count, Limit, Options, Solver};
+use sudobench::solver::{Count, Limit, Options, Solver};
 use sudobench::{Grid, Puzzle};
 
 thread_local! {
     static BACKENDS: RefCell<Vec<Box<dyn Solver>>> = RefCell::new({
         let options = Options { max_nodes: Some(20_000), ..Options::default() };
-        solver::builtin_names()
-            .map(|n| solver::build(n, &options).expect("built-in backend builds"))
+        backends::builtin_names()
+            .map(|n| backends::build(n, &options).expect("built-in backend builds"))
             .collect()
     });
 }

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use std::io::Write;
-use sudobench::solver::BACKENDS;
+use sudobench::backends::BACKENDS;
 
 /// Prints one line per backend: name, whether `bench` runs it by default, description.
 pub fn list() -> Result<bool> {

@@ -8,10 +8,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use sudobench::format::{ParseError, Record};
+use sudobench::backends;
+use sudobench::format::{ParseError, Reader, Record};
 use sudobench::report::{self, Machine};
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner, Sample, SetReport};
-use sudobench::solver::{Options, Outcome, BACKENDS};
+use sudobench::solver::Outcome;
 
 /// Default time budget per backend per data set, in seconds: with the default backends over
 /// the six bundled sets `cargo run --release -- bench` stays within a couple of minutes.
@@ -38,6 +39,9 @@ pub struct BenchArgs {
     /// `sudobench backends`).
     #[arg(long, value_delimiter = ',')]
     pub backends: Vec<String>,
+    /// One more backend, taken whole (an `exec:` command may hold commas); repeatable.
+    #[arg(long, short)]
+    pub backend: Vec<String>,
     /// Count solutions up to this many: 2 decides uniqueness (tdoku's mode), 1 stops at the
     /// first solution.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
@@ -51,7 +55,7 @@ pub struct BenchArgs {
     pub sample: Option<usize>,
     /// Seed of the sample.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub sample_seed: u64,
     /// Output format (progress and mismatches always go to stderr).
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -62,9 +66,8 @@ pub struct BenchArgs {
     /// Apply a random validity-preserving symmetry to each puzzle (seeded), as tdoku does.
     #[arg(long, value_name = "SEED")]
     pub transform: Option<u64>,
-    /// Give up on a puzzle after this many search nodes (backends that honour it).
-    #[arg(long)]
-    pub max_nodes: Option<u64>,
+    #[command(flatten)]
+    pub settings: super::BackendSettings,
     /// Data sets (plain or gzip); none: every bundled set in `data/`.
     pub files: Vec<String>,
 }
@@ -97,7 +100,7 @@ impl BenchArgs {
             threads: self.threads as usize,
             sample: self.sample.map(|size| Sample {
                 size,
-                seed: self.seed,
+                seed: self.sample_seed,
             }),
             time_budget: (self.time_budget > 0.0)
                 .then(|| Duration::from_secs_f64(self.time_budget)),
@@ -106,22 +109,26 @@ impl BenchArgs {
         })
     }
 
+    /// The backends named by `--backends` (with `all` for every built-in one) and
+    /// `--backend`, in that order; the defaults when none are named. An unknown name or one
+    /// named twice is a usage error.
     fn selected_backends(&self) -> Result<Vec<Backend>> {
-        let options = Options {
-            max_nodes: self.max_nodes,
-            ..Options::default()
-        };
-        let names: Vec<&str> = if self.backends.is_empty() {
-            BACKENDS
-                .iter()
-                .filter(|b| b.default)
-                .map(|b| b.name)
-                .collect()
-        } else if self.backends.iter().any(|b| b == "all") {
-            BACKENDS.iter().map(|b| b.name).collect()
-        } else {
-            self.backends.iter().map(|s| s.trim()).collect()
-        };
+        let mut names: Vec<&str> = Vec::new();
+        for name in self.backends.iter().map(|s| s.trim()) {
+            match name {
+                "all" => names.extend(backends::builtin_names().map(|n| -> &str { n })),
+                _ => names.push(name),
+            }
+        }
+        names.extend(self.backend.iter().map(String::as_str));
+        if names.is_empty() {
+            names.extend(backends::default_names().map(|n| -> &str { n }));
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(twice) = names.iter().find(|n| !seen.insert(**n)) {
+            bail!("backend {twice:?} is named twice (`all` names every built-in one)");
+        }
+        let options = self.settings.options();
         names
             .iter()
             .map(|n| Backend::builtin(n, &options).map_err(anyhow::Error::from))
@@ -158,16 +165,19 @@ pub fn bundled_sets() -> Result<Vec<String>> {
 struct CliObserver {
     bar: Option<ProgressBar>,
     terminal: bool,
+    /// Records per set when sampling.
+    sample: Option<usize>,
     mismatches: u64,
     parse_errors: u64,
     start: std::time::Instant,
 }
 
 impl CliObserver {
-    fn new() -> CliObserver {
+    fn new(sample: Option<usize>) -> CliObserver {
         CliObserver {
             bar: None,
             terminal: std::io::stderr().is_terminal(),
+            sample,
             mismatches: 0,
             parse_errors: 0,
             start: std::time::Instant::now(),
@@ -183,15 +193,24 @@ impl CliObserver {
 }
 
 impl Observer for CliObserver {
-    fn start(&mut self, source: &str, bytes: Option<u64>) {
+    fn start(&mut self, source: &str, _: Option<u64>) {
         self.mismatches = 0;
         self.parse_errors = 0;
         self.start = std::time::Instant::now();
         if !self.terminal {
             return;
         }
+        // The bar follows answered puzzles, so it needs the set's size: a file is counted
+        // first (reading is fast next to solving); standard input gets a spinner.
+        let total = (source != "-")
+            .then(|| Reader::open(source).ok().map(|r| r.count() as u64))
+            .flatten()
+            .map(|n| match self.sample {
+                Some(k) => n.min(k as u64),
+                None => n,
+            });
         let name = source.rsplit('/').next().unwrap_or(source).to_string();
-        let bar = match bytes {
+        let bar = match total {
             Some(n) => {
                 let bar = ProgressBar::new(n.max(1));
                 bar.set_style(
@@ -209,11 +228,9 @@ impl Observer for CliObserver {
         self.bar = Some(bar);
     }
 
-    fn progress(&mut self, puzzles: u64, bytes: Option<u64>) {
+    fn progress(&mut self, puzzles: u64, _: Option<u64>) {
         if let Some(bar) = &self.bar {
-            if let Some(b) = bytes {
-                bar.set_position(b);
-            }
+            bar.set_position(puzzles);
             let secs = self.start.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(format!(
                 "{} puzzles, {}/s",
@@ -287,7 +304,7 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     }
     let mut sets = Vec::new();
     let mut clean = true;
-    let mut observer = CliObserver::new();
+    let mut observer = CliObserver::new(args.sample);
     for file in &files {
         // An unreadable file still gets its records (with the error), so machine output
         // accounts for every file asked for.

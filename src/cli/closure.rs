@@ -9,6 +9,7 @@ use super::BackendArgs;
 use anyhow::{bail, Result};
 use std::io::{self, BufWriter, Write};
 use std::time::Instant;
+use sudobench::backends;
 use sudobench::format::{Item, Reader};
 use sudobench::runner::pipeline::{run_ordered, Sink, Stage};
 use sudobench::solver::logic::{closure, LogicConfig};
@@ -119,10 +120,11 @@ impl<W: Write> Sink<Vec<(String, End)>> for Printer<W> {
 /// Prints the closure of every input record; returns whether every record was read and has
 /// no contradiction.
 pub fn run(args: &BackendArgs, files: &[String], pencilmarks: bool, threads: u16) -> Result<bool> {
-    let config = match args.backend.as_str() {
-        "logic" => LogicConfig::PLAIN,
-        "logic-lc" => LogicConfig::LOCKED,
-        other => bail!("--no-guess needs --backend logic or logic-lc, not {other}"),
+    let Some(config) = backends::logic_config(&args.backend) else {
+        bail!(
+            "--no-guess needs --backend logic or logic-lc, not {}",
+            args.backend
+        );
     };
     let start = Instant::now();
     let mut printer = Printer {

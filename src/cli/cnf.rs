@@ -21,7 +21,7 @@ use sudobench::solver::sat::{dimacs, Encoding, Formula, Givens};
 pub struct CnfArgs {
     /// Encoding: minimal, extended, reduced or augmented (default: the `sat` backend's).
     #[arg(long)]
-    encoding: Option<String>,
+    encoding: Option<Encoding>,
     /// Write one file per puzzle into this directory instead of one formula to stdout.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -83,10 +83,7 @@ fn write_formula(
 
 /// `sudobench cnf`.
 pub fn cnf(args: &CnfArgs) -> Result<bool> {
-    let encoding = match &args.encoding {
-        None => Encoding::DEFAULT,
-        Some(name) => name.parse()?,
-    };
+    let encoding = args.encoding.unwrap_or(Encoding::DEFAULT);
     let mut formula = Formula::new();
     let mut items = records(&args.puzzles);
     let Some(dir) = &args.out else {

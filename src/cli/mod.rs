@@ -15,6 +15,7 @@ mod verify;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
+use sudobench::solver::sat::Encoding;
 use sudobench::solver::{self, Options};
 
 /// Sudoku solvers, benchmarked and cross-checked.
@@ -45,21 +46,29 @@ enum Command {
     Cnf(cnf::CnfArgs),
 }
 
-/// Options shared by every subcommand that builds a backend.
+/// The backend of `solve` and `count`, and its settings.
 #[derive(Args, Debug, Clone)]
 pub struct BackendArgs {
     /// Backend to use (see `sudobench backends`).
     #[arg(long, short, default_value = "bitmask")]
     pub backend: String,
-    /// Give up on a puzzle after this many search nodes and answer `unknown`.
+    #[command(flatten)]
+    pub settings: BackendSettings,
+}
+
+/// Settings of the backends, the same flags for every subcommand that runs backends.
+#[derive(Args, Debug, Clone)]
+pub struct BackendSettings {
+    /// Give up on a puzzle after this many search nodes (SAT calls for `sat`) and answer
+    /// `unknown`.
     #[arg(long)]
     pub max_nodes: Option<u64>,
-    /// Seed for backends that use randomness.
+    /// Seed for backends that use randomness (the projection backends' starts).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// CNF encoding for the `sat` backend: minimal, extended, reduced or augmented.
     #[arg(long)]
-    pub encoding: Option<String>,
+    pub encoding: Option<Encoding>,
     /// Iteration budget per puzzle of the projection backends.
     #[arg(long)]
     pub iterations: Option<u64>,
@@ -83,7 +92,7 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-impl BackendArgs {
+impl BackendSettings {
     /// The library options these flags stand for.
     // The struct update keeps this compiling as backends add their own options.
     #[allow(clippy::needless_update)]
@@ -91,7 +100,7 @@ impl BackendArgs {
         let mut options = Options {
             max_nodes: self.max_nodes,
             seed: self.seed,
-            sat_encoding: self.encoding.clone(),
+            encoding: self.encoding,
             exec_timeout: std::time::Duration::from_secs_f64(self.timeout),
             ..Options::default()
         };
@@ -99,6 +108,13 @@ impl BackendArgs {
             options.projection.iterations = n;
         }
         options
+    }
+}
+
+impl BackendArgs {
+    /// The library options of the chosen backend.
+    pub fn options(&self) -> Options {
+        self.settings.options()
     }
 }
 

@@ -30,10 +30,7 @@ impl Prover {
         if limit < 2 {
             bail!("--proof needs --limit 2 or more (uniqueness is only decided then)");
         }
-        let encoding = match &backend.encoding {
-            None => Encoding::DEFAULT,
-            Some(name) => name.parse()?,
-        };
+        let encoding = backend.settings.encoding.unwrap_or(Encoding::DEFAULT);
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         Ok(Prover {
             dir: dir.to_path_buf(),

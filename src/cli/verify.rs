@@ -1,13 +1,13 @@
 //! `sudobench verify`: for puzzle collections, each puzzle's solution count (0, 1, 2+) and
 //! solution, optionally confirmed by a second backend of a different kind.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use std::io::{self, BufWriter, Write};
 use sudobench::format::{ParseError, Record};
 use sudobench::report::json_string;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
-use sudobench::solver::{builtin_names, Count, Limit, Options, Outcome};
+use sudobench::solver::{Count, Limit, Outcome};
 
 /// Output formats of `verify`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -21,13 +21,15 @@ pub enum VerifyFormat {
 /// Arguments of `sudobench verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// Backend that counts (default: the first of bitmask, dlx, basic that is registered).
-    #[arg(long, short)]
-    backend: Option<String>,
-    /// Confirm every count with a second backend of a different kind (sat or dlx when
-    /// registered, else basic).
+    /// Backend that counts.
+    #[arg(long, short, default_value = "bitmask")]
+    backend: String,
+    /// Confirm every count with a second backend of a different kind (`sat`, or `dlx` when
+    /// the first is `sat`); disputes are settled as in `bench`.
     #[arg(long)]
     cross_check: bool,
+    #[command(flatten)]
+    settings: super::BackendSettings,
     /// Output format.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Csv)]
     format: VerifyFormat,
@@ -37,13 +39,6 @@ pub struct VerifyArgs {
     /// Puzzle files (plain or gzip; `-` for standard input).
     #[arg(required = true)]
     files: Vec<String>,
-}
-
-fn first_registered(preferences: &[&str], except: Option<&str>) -> Option<String> {
-    preferences
-        .iter()
-        .find(|p| builtin_names().any(|n| n == **p) && Some(**p) != except)
-        .map(|p| p.to_string())
 }
 
 /// Writes one line per puzzle and tallies the counts.
@@ -128,25 +123,12 @@ impl<W: Write> Observer for VerifyObserver<W> {
 
 /// `sudobench verify`.
 pub fn verify(args: &VerifyArgs) -> Result<bool> {
-    let primary = match &args.backend {
-        Some(b) => b.clone(),
-        None => match first_registered(&["bitmask", "dlx", "basic"], None) {
-            Some(b) => b,
-            None => bail!("no backend registered"),
-        },
-    };
-    let options = Options::default();
-    let mut backends = vec![Backend::builtin(&primary, &options)?];
+    let options = args.settings.options();
+    let mut backends = vec![Backend::builtin(&args.backend, &options)?];
     if args.cross_check {
-        let second = first_registered(&["sat", "dlx", "bitmask", "basic"], Some(&primary))
-            .unwrap_or_else(|| "basic".to_string());
-        if second == primary {
-            eprintln!(
-                "sudobench: note: no backend of another kind is registered; cross-checking \
-                 with a second {second} instance"
-            );
-        }
-        backends.push(Backend::builtin(&second, &options)?);
+        // A backend of another kind than the first: SAT for a search, exact cover for SAT.
+        let second = if args.backend == "sat" { "dlx" } else { "sat" };
+        backends.push(Backend::builtin(second, &options)?);
     }
     let names: Vec<String> = backends.iter().map(|b| b.name().to_string()).collect();
     let config = Config {

@@ -7,7 +7,8 @@ use crate::format::{Item, Record};
 use crate::grid::Puzzle;
 use crate::judge::{self, Party, Verdict};
 use crate::solver::{Outcome, Solver};
-use crate::symmetry::{mix_seed, SplitMix64, Symmetry};
+use crate::symmetry::Symmetry;
+use crate::util::{mix_seed, thread_cpu_time, SplitMix64};
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -26,17 +27,6 @@ impl<R: Read> Read for Counting<R> {
         self.count.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
-}
-
-/// CPU time used so far by the calling thread. The speed-up estimate counts work in CPU time,
-/// not wall-clock time, which a shared machine inflates; the measuring examples use it for
-/// the same reason.
-pub fn thread_cpu_time() -> Duration {
-    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    Duration::new(
-        t.tv_sec.max(0) as u64,
-        t.tv_nsec.clamp(0, 999_999_999) as u32,
-    )
 }
 
 /// What a worker makes of a batch of records: every backend's answers, their tallies, and

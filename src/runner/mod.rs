@@ -34,13 +34,12 @@
 mod engine;
 pub mod pipeline;
 
-pub use engine::thread_cpu_time;
 pub use pipeline::{Ready, Source};
 
 use crate::format::{OpenError, ParseError, Reader, Record};
 use crate::grid::{Grid, Puzzle};
 use crate::judge::Ruling;
-use crate::solver::{self, BuildError, Count, Limit, Options, Outcome, Solver, Stats};
+use crate::solver::{BuildError, Count, Limit, Options, Outcome, Solver, Stats};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -127,12 +126,12 @@ impl Backend {
 
     /// A built-in backend from the registry, built with `options`.
     pub fn builtin(name: &str, options: &Options) -> Result<Backend, BuildError> {
-        let probe = solver::build(name, options)?;
+        let probe = crate::backends::build(name, options)?;
         let (name, options) = (name.to_string(), options.clone());
         Ok(Backend {
             name: probe.name().into(),
             complete: probe.is_complete(),
-            make: Arc::new(move || solver::build(&name, &options)),
+            make: Arc::new(move || crate::backends::build(&name, &options)),
         })
     }
 

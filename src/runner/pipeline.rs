@@ -6,8 +6,8 @@
 //! with every backend and judges the answers; `solve --no-guess` computes logical closures.
 //! Reading, threads, order, bounded memory and interactive input are handled here once.
 
-use super::thread_cpu_time;
 use crate::format::{Item, Reader};
+use crate::util::thread_cpu_time;
 use std::collections::BTreeMap;
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};

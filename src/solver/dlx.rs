@@ -1,5 +1,5 @@
 //! `dlx`: Sudoku as an exact-cover problem, solved by the generic Dancing Links engine in
-//! [`exact_cover`](super::exact_cover).
+//! [`exact_cover`](crate::exact_cover).
 //!
 //! The matrix has 729 options, one per (cell, digit), and 324 primary items: "cell is
 //! filled" (81), "digit in row" (81), "digit in column" (81), "digit in box" (81); every
@@ -13,8 +13,8 @@
 //! what makes it work (an item with one option left is a naked or hidden single, so singles
 //! are taken before any branch).
 
-use super::exact_cover::{ExactCover, SearchResult};
 use super::{BuildError, Limit, Options, Outcome, Solver, Stats};
+use crate::exact_cover::{ExactCover, SearchResult};
 use crate::grid::{Candidates, Grid, Puzzle, BOX_OF, CELLS, COL_OF, ROW_OF};
 
 /// Options in the Sudoku matrix: one per (cell, digit).
@@ -47,7 +47,7 @@ pub struct Dlx {
 impl Dlx {
     /// Builds the 729 × 324 matrix; honours `options.max_nodes`.
     pub fn new(options: &Options) -> Result<Dlx, BuildError> {
-        let invalid = |e: super::exact_cover::ExactCoverError| BuildError::Invalid {
+        let invalid = |e: crate::exact_cover::ExactCoverError| BuildError::Invalid {
             name: "dlx".to_string(),
             reason: e.to_string(),
         };

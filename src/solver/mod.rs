@@ -1,5 +1,6 @@
-//! The [`Solver`] trait every backend implements, what it returns, and the registry that
-//! builds backends by name.
+//! The [`Solver`] trait every backend implements, what it returns ([`Outcome`]), the settings
+//! it is built with ([`Options`]), and one module per backend. Backends by name live in
+//! [`crate::backends`].
 //!
 //! A backend is built once (per thread) and reused for many puzzles, so it may keep buffers
 //! between calls. `solve(puzzle, limit)` looks for up to `limit` solutions: `limit = 1` finds
@@ -9,29 +10,19 @@ pub mod basic;
 pub mod bitmask;
 pub mod dlx;
 pub mod dlx_array;
-pub mod exact_cover;
 pub mod exec;
 pub mod logic;
+mod options;
 mod outcome;
 mod progress;
 pub mod projection;
-mod registry;
 pub mod sat;
 
-pub use registry::{build, builtin_names, describe, BackendInfo, BuildError, Options, BACKENDS};
+pub use options::{BuildError, Options};
 
 pub use outcome::{Count, Limit, Outcome, Stats};
 
 use crate::grid::Puzzle;
-
-/// Whether the CPU has the POPCNT instruction, which the x86-64 baseline lacks: backends that
-/// count bits in their branching choice compile that part with it when it is there.
-pub(crate) fn has_popcnt() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("popcnt");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
-}
 
 /// A Sudoku solving algorithm. One instance is reused for many puzzles.
 ///

@@ -39,6 +39,7 @@
 
 use super::{BuildError, Limit, Options, Outcome, Solver, Stats};
 use crate::grid::{Grid, Puzzle, CELLS, UNITS};
+use crate::util::SplitMix64;
 use crate::verify;
 use std::ops::{Add, Mul, Sub};
 
@@ -206,25 +207,6 @@ enum Set {
 
 const SETS: [Set; 5] = [Set::Cell, Set::Row, Set::Col, Set::Box, Set::Clues];
 
-/// splitmix64: small, fast, and good enough for random starts and noise.
-#[derive(Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-}
-
 /// Length of the precomputed noise table: an iterate's noise is a window of `N` values at a
 /// random offset, so noise costs one vector add per copy instead of 729 random draws.
 const NOISE_LEN: usize = 4 * N;
@@ -276,7 +258,7 @@ impl<R: Real> Engine<R> {
         }
     }
 
-    fn randomize(&mut self, rng: &mut Rng, copies: usize) {
+    fn randomize(&mut self, rng: &mut SplitMix64, copies: usize) {
         for copy in self.x.iter_mut().take(copies) {
             for v in copy.iter_mut() {
                 *v = R::from_f64(rng.unit());
@@ -284,7 +266,7 @@ impl<R: Real> Engine<R> {
         }
     }
 
-    fn fill_noise(&mut self, rng: &mut Rng, amplitude: f64) {
+    fn fill_noise(&mut self, rng: &mut SplitMix64, amplitude: f64) {
         self.noise.clear();
         if amplitude > 0.0 {
             self.noise.reserve(NOISE_LEN);
@@ -297,7 +279,7 @@ impl<R: Real> Engine<R> {
 
     /// Adds a random window of the noise table to `v` (no-op without noise).
     #[inline(always)]
-    fn add_noise(noise: &[R], rng: &mut Rng, v: &mut Cube<R>) {
+    fn add_noise(noise: &[R], rng: &mut SplitMix64, v: &mut Cube<R>) {
         if noise.len() < 2 * N {
             return;
         }
@@ -532,7 +514,7 @@ impl<R: Real> Engine<R> {
     /// does 8 `f32` lanes at a time with real blends, against 4 lanes and and/andnot/or
     /// triples with the SSE2 baseline. Every operation is element-wise IEEE arithmetic or a
     /// comparison (no reassociated reductions), so both versions compute identical iterates.
-    fn run(&mut self, masks: &[u16; CELLS], params: &Params, rng: &mut Rng) -> RunEnd {
+    fn run(&mut self, masks: &[u16; CELLS], params: &Params, rng: &mut SplitMix64) -> RunEnd {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: `run_avx2` only requires AVX2, which the CPU was just found to support.
@@ -544,13 +526,23 @@ impl<R: Real> Engine<R> {
     /// [`Engine::run`] compiled with AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn run_avx2(&mut self, masks: &[u16; CELLS], params: &Params, rng: &mut Rng) -> RunEnd {
+    unsafe fn run_avx2(
+        &mut self,
+        masks: &[u16; CELLS],
+        params: &Params,
+        rng: &mut SplitMix64,
+    ) -> RunEnd {
         self.run_portable(masks, params, rng)
     }
 
     /// The iteration itself (inlined into both [`Engine::run`] versions).
     #[inline(always)]
-    fn run_portable(&mut self, masks: &[u16; CELLS], params: &Params, rng: &mut Rng) -> RunEnd {
+    fn run_portable(
+        &mut self,
+        masks: &[u16; CELLS],
+        params: &Params,
+        rng: &mut SplitMix64,
+    ) -> RunEnd {
         self.load(masks);
         self.fill_noise(rng, params.noise);
         let mut digits = [0u8; CELLS];
@@ -607,7 +599,7 @@ impl<R: Real> Engine<R> {
     /// For C1–C4 the projection is one-hot, so the step is xᵢ −= λa everywhere (fused with
     /// gathering 2a − xᵢ for the projection) and +λ at the 81 winners.
     #[inline(always)]
-    fn dr_update(&mut self, lambda: R, rng: &mut Rng) {
+    fn dr_update(&mut self, lambda: R, rng: &mut SplitMix64) {
         let two = R::from_f64(2.0);
         for (k, &set) in SETS.iter().enumerate() {
             let x = &mut self.x[k];
@@ -662,7 +654,7 @@ impl<R: Real> Engine<R> {
 
     /// Malitsky–Tam update: zᵢ += γ (xᵢ₊₁ − xᵢ).
     #[inline(always)]
-    fn tm_update(&mut self, gamma: R, rng: &mut Rng) {
+    fn tm_update(&mut self, gamma: R, rng: &mut SplitMix64) {
         for k in 0..4 {
             let z = &mut self.x[k];
             let (lo, hi) = (&self.p[k], &self.p[k + 1]);
@@ -733,7 +725,7 @@ impl Projection {
             Trivial::Solved(_) => return Outcome::none(Stats::default()),
             Trivial::Open => {}
         }
-        let mut rng = Rng(self.seed);
+        let mut rng = SplitMix64::new(self.seed);
         let end = match &mut self.engine {
             Engines::F32(e) => e.run(masks, &self.params, &mut rng),
             Engines::F64(e) => e.run(masks, &self.params, &mut rng),
@@ -852,7 +844,7 @@ mod tests {
 
     #[test]
     fn projections_are_one_hot_per_group() {
-        let mut rng = Rng(7);
+        let mut rng = SplitMix64::new(7);
         let mut y = [0f32; N];
         for v in y.iter_mut() {
             v.clone_from(&(rng.unit() as f32));

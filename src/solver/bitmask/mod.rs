@@ -32,7 +32,7 @@ pub struct Bitmask {
 impl Bitmask {
     /// Builds the backend; honours `options.max_nodes`.
     pub fn new(options: &Options) -> Bitmask {
-        let popcnt = super::has_popcnt();
+        let popcnt = crate::util::has_popcnt();
         Bitmask {
             max_nodes: options.max_nodes.unwrap_or(u64::MAX),
             popcnt,

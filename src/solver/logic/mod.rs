@@ -229,7 +229,7 @@ impl Engine {
             config,
             max_subset: 0,
             updates: 0,
-            popcnt: super::has_popcnt(),
+            popcnt: crate::util::has_popcnt(),
         }
     }
 

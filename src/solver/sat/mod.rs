@@ -46,7 +46,7 @@ pub mod proof;
 
 pub use encoding::{Encoding, Formula, Givens, Meaning, UnknownEncoding};
 
-use super::{BuildError, Limit, Options, Outcome, Solver, Stats};
+use super::{Limit, Options, Outcome, Solver, Stats};
 use crate::grid::{Grid, Puzzle};
 use varisat::ExtendFormula;
 
@@ -66,21 +66,12 @@ pub struct Sat {
 }
 
 impl Sat {
-    /// Builds the backend with `options.sat_encoding` (default [`Encoding::DEFAULT`]); an
-    /// unknown encoding name is [`BuildError::Invalid`].
-    pub fn new(options: &Options) -> Result<Sat, BuildError> {
-        let encoding = match &options.sat_encoding {
-            None => Encoding::DEFAULT,
-            Some(name) => name
-                .parse()
-                .map_err(|e: UnknownEncoding| BuildError::Invalid {
-                    name: "sat".to_string(),
-                    reason: e.to_string(),
-                })?,
-        };
-        let mut sat = Sat::with_encoding(encoding);
+    /// Builds the backend with `options.encoding` (default [`Encoding::DEFAULT`]); the node
+    /// budget caps the SAT calls.
+    pub fn new(options: &Options) -> Sat {
+        let mut sat = Sat::with_encoding(options.encoding.unwrap_or(Encoding::DEFAULT));
         sat.max_calls = options.max_nodes.unwrap_or(u64::MAX);
-        Ok(sat)
+        sat
     }
 
     /// Builds the backend with a given encoding.
@@ -207,12 +198,14 @@ mod tests {
     use crate::solver::basic::Basic;
 
     #[test]
-    fn invalid_encoding_is_a_build_error() {
+    fn options_choose_the_encoding() {
         let o = Options {
-            sat_encoding: Some("bogus".into()),
+            encoding: Some(Encoding::Minimal),
             ..Options::default()
         };
-        assert!(matches!(Sat::new(&o), Err(BuildError::Invalid { .. })));
+        assert_eq!(Sat::new(&o).encoding(), Encoding::Minimal);
+        assert_eq!(Sat::new(&Options::default()).encoding(), Encoding::DEFAULT);
+        assert!("bogus".parse::<Encoding>().is_err());
     }
 
     #[test]

@@ -1,0 +1,54 @@
+//! Settings a backend reads when it is built ([`Options`]) and why building can fail.
+
+use super::projection::ProjectionOptions;
+use super::sat::Encoding;
+use std::time::Duration;
+
+/// Settings a backend may read when it is built. Each backend uses the fields that concern it
+/// and ignores the rest, so one `Options` serves every backend of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Stop a search after this many nodes and answer `Unknown` (`None`: no limit).
+    pub max_nodes: Option<u64>,
+    /// Seed for backends with randomness (projection starts).
+    pub seed: u64,
+    /// CNF encoding of the `sat` backend (`None`: its default).
+    pub encoding: Option<Encoding>,
+    /// How long an external program (`exec:CMD`) may take to answer one puzzle.
+    pub exec_timeout: Duration,
+    /// Settings of the `projection` backends (iteration budget, relaxation, noise, ...).
+    pub projection: ProjectionOptions,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_nodes: None,
+            seed: 1,
+            encoding: None,
+            exec_timeout: Duration::from_secs(10),
+            projection: Default::default(),
+        }
+    }
+}
+
+/// Why a backend could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// No backend has this name.
+    #[error("unknown backend {name:?} (known: {known})")]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// Comma-separated known names.
+        known: String,
+    },
+    /// The backend exists but its settings are not usable.
+    #[error("backend {name}: {reason}")]
+    Invalid {
+        /// The backend.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
