@@ -219,15 +219,8 @@ fn node_budget_answers_unknown_instead_of_hanging() {
     // Counting a million solutions of the empty grid would take hours; every searching
     // backend must stop at its budget (for `sat`, SAT calls) and say `unknown`.
     let input = format!("{}\n", ".".repeat(81));
-    for (backend, budget) in [
-        ("basic", "100000"),
-        ("bitmask", "100000"),
-        ("dlx", "100000"),
-        ("dlx-array", "100000"),
-        ("logic", "20000"),
-        ("logic-lc", "20000"),
-        ("sat", "200"),
-    ] {
+    for backend in complete_backends() {
+        let budget = "200";
         let out = sudobench(
             &[
                 "count",
@@ -321,7 +314,7 @@ fn count_witness_prints_the_solutions_behind_the_count() {
         "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
     let none = format!("11{}", ".".repeat(79));
     let input = format!("{UNIQUE}\n{MULTI}\n{none}\n");
-    for backend in ["basic", "bitmask", "logic", "dlx", "dlx-array", "sat"] {
+    for backend in complete_backends() {
         let out = sudobench(
             &["count", "--witness", "--backend", backend],
             Some(input.as_bytes()),
@@ -348,4 +341,17 @@ fn count_witness_prints_the_solutions_behind_the_count() {
         assert_eq!(lines[2], "0", "{backend}");
         assert_eq!(out.status.code(), Some(0), "{backend}");
     }
+}
+
+/// Every complete backend of the registry (the lists above come from here, so a new backend is
+/// tested with no edit).
+fn complete_backends() -> Vec<&'static str> {
+    let options = sudobench::solver::Options::default();
+    sudobench::backends::builtin_names()
+        .filter(|n| {
+            sudobench::backends::build(n, &options)
+                .expect("builds")
+                .is_complete()
+        })
+        .collect()
 }
