@@ -349,3 +349,98 @@ fn count_witness_prints_the_solutions_behind_the_count() {
         assert_eq!(out.status.code(), Some(0), "{backend}");
     }
 }
+
+/// A UTF-8 byte-order mark at the start of a file (plain or gzip, before a puzzle, a comment
+/// or a CSV header) is skipped; anywhere else it is an illegal character.
+#[test]
+fn byte_order_mark_at_the_start_is_skipped() {
+    let d = Dir::new();
+    let bom = "\u{feff}";
+    for (name, text) in [
+        ("puzzle.txt", format!("{bom}{EASY}\n{EASY}\n")),
+        ("comment.txt", format!("{bom}# made on Windows\n{EASY}\n")),
+        (
+            "kaggle.csv",
+            format!("{bom}quizzes,solutions\n{EASY},{EASY_SOLUTION}\n"),
+        ),
+    ] {
+        for (file, bytes) in [
+            (name.to_string(), text.clone().into_bytes()),
+            (format!("{name}.gz"), gzip(text.as_bytes())),
+        ] {
+            let f = d.file(&file, &bytes);
+            let out = sudobench(&["solve", s(&f)], None);
+            let got = lines(&out);
+            assert!(
+                !got.is_empty() && got.iter().all(|l| l == EASY_SOLUTION),
+                "{file}: {got:?}"
+            );
+            assert_eq!(out.status.code(), Some(0), "{file}");
+        }
+    }
+    let out = sudobench(&["solve"], Some(format!("{bom}{EASY}\n").as_bytes()));
+    assert_eq!(lines(&out), vec![EASY_SOLUTION]);
+    let out = sudobench(
+        &["solve"],
+        Some(format!("{EASY}\n{bom}{}\n", &EASY[1..]).as_bytes()),
+    );
+    assert_eq!(
+        lines(&out),
+        vec![
+            EASY_SOLUTION.to_string(),
+            "error: -:2: puzzle illegal character '\\u{feff}' at column 1 (expected 1-9, '.' or '0')"
+                .to_string()
+        ]
+    );
+}
+
+/// Lengths and columns count characters: a non-ASCII character in an 81-character line is
+/// named with its column instead of making the line "82 characters" long.
+#[test]
+fn non_ascii_characters_are_named_with_their_column() {
+    let mut text = String::new();
+    for (column, ch) in [(5, 'é'), (81, '１'), (1, '９')] {
+        let mut chars: Vec<char> = EASY.chars().collect();
+        chars[column - 1] = ch;
+        text.extend(chars);
+        text.push('\n');
+    }
+    text.push_str(&format!("é{EASY}\n"));
+    let out = sudobench(&["count"], Some(text.as_bytes()));
+    assert_eq!(
+        lines(&out),
+        vec![
+            "error: -:1: puzzle illegal character 'é' at column 5 (expected 1-9, '.' or '0')",
+            "error: -:2: puzzle illegal character '１' at column 81 (expected 1-9, '.' or '0')",
+            "error: -:3: puzzle illegal character '９' at column 1 (expected 1-9, '.' or '0')",
+            "error: -:4: puzzle has 82 characters, expected 81 (or 729 for pencilmarks)",
+        ]
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// A pencilmark line's slot `9·cell + d−1` holds `d`, `.` or `0`: a digit in the wrong slot is
+/// reported with the one digit that slot may hold; `0` is accepted as an elimination.
+#[test]
+fn pencilmark_errors_name_what_the_slot_may_hold() {
+    let grid: sudobench::Grid = EASY.parse().unwrap();
+    let line = sudobench::Candidates::from_grid(&grid).to_line();
+    let mut wrong = line.clone().into_bytes();
+    let slot = 9 * 2 + 5; // cell 2 (empty), digit 6
+    assert_eq!(wrong[slot], b'6');
+    wrong[slot] = b'7';
+    let wrong = String::from_utf8(wrong).unwrap();
+    let zeros = line.replace('.', "0");
+    let out = sudobench(&["solve"], Some(format!("{wrong}\n{zeros}\n").as_bytes()));
+    assert_eq!(
+        lines(&out),
+        vec![
+            format!(
+                "error: -:1: puzzle illegal character '7' at column {} (expected '6', '.' or '0' \
+                 in that slot)",
+                slot + 1
+            ),
+            EASY_SOLUTION.to_string(),
+        ]
+    );
+}

@@ -14,6 +14,9 @@ pub const MAX_LINE: usize = 64 * 1024;
 
 const BUFFER: usize = 256 * 1024;
 
+/// The UTF-8 encoding of U+FEFF, skipped at the start of an input.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// A source that could not be opened at all.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
@@ -80,7 +83,11 @@ impl State {
     /// Parses one line (without its newline). `None` for blank and comment lines and CSV
     /// headers.
     fn parse(&mut self, line: &[u8]) -> Option<Item> {
-        let bytes = line.strip_suffix(b"\r").unwrap_or(line);
+        let mut bytes = line.strip_suffix(b"\r").unwrap_or(line);
+        if self.line_no == 1 {
+            // A UTF-8 byte-order mark (Windows editors write one) is not part of the data.
+            bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+        }
         // Fast paths for the two common line shapes; anything else takes the general path.
         let fast = match &self.csv {
             Some(layout) => parse_csv_pair(bytes, layout).map(|(p, s)| (p, Some(s))),
@@ -394,6 +401,29 @@ mod tests {
             items.last().unwrap().as_ref().unwrap_err().kind,
             ParseErrorKind::Io(_)
         ));
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped_at_the_start_only() {
+        const BOM_STR: &str = "\u{feff}";
+        for text in [
+            format!("{BOM_STR}{P1}\n"),
+            format!("{BOM_STR}# comment\n{P1}\n"),
+            format!("{BOM_STR}{P1} rated 3\n"),
+            format!("{BOM_STR}quizzes,solutions\n{P1},{}\n", "1".repeat(81)),
+        ] {
+            let items = read(gzip(text.as_bytes()));
+            assert!(!items.is_empty(), "{text:?}");
+            assert!(items.iter().all(|i| i.is_ok()), "{text:?}: {:?}", items[0]);
+            assert_eq!(read(text.clone().into_bytes()), items, "{text:?}");
+        }
+        // Anywhere else it is an illegal character like any other.
+        let items = read(format!("{P1}\n{BOM_STR}{}\n", &P1[1..]).into_bytes());
+        assert!(items[0].is_ok());
+        assert_eq!(
+            items[1].as_ref().unwrap_err().to_string(),
+            "t:2: puzzle illegal character '\\u{feff}' at column 1 (expected 1-9, '.' or '0')"
+        );
     }
 
     #[test]
