@@ -444,3 +444,82 @@ fn pencilmark_errors_name_what_the_slot_may_hold() {
         ]
     );
 }
+
+/// A bundled data set with one byte flipped where it still decompresses, so that gzip's check
+/// at the end of the member (CRC-32) is what fails. Returns the corrupted bytes.
+fn bundled_with_a_flipped_byte() -> Vec<u8> {
+    use std::io::Read;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/puzzles6_forum_hardest_1106.gz");
+    let good = std::fs::read(path).expect("bundled data set");
+    for offset in good.len() / 3..good.len() - 8 {
+        let mut bad = good.clone();
+        bad[offset] ^= 0x04;
+        let mut out = Vec::new();
+        let result = flate2::read::MultiGzDecoder::new(&bad[..]).read_to_end(&mut out);
+        if let Err(e) = result {
+            if e.to_string().contains("checksum") {
+                return bad;
+            }
+        }
+    }
+    panic!("no byte flip gives a checksum error");
+}
+
+/// gzip checks a member only at its end, so a flipped byte can decompress into puzzles that
+/// are read and answered before the check fails: the error, and the summaries of solve, count
+/// and verify, say how many answered puzzles came from the failed member (not those of an
+/// earlier good member) and on which lines.
+#[test]
+fn a_corrupt_gzip_member_names_the_puzzles_read_from_it() {
+    let d = Dir::new();
+    let mut bytes = gzip(format!("{EASY}\n").repeat(50).as_bytes());
+    bytes.extend(bundled_with_a_flipped_byte());
+    let f = d.file("flipped.gz", &bytes);
+    let name = s(&f);
+    for command in ["count", "solve"] {
+        let out = sudobench(&[command, name], None);
+        let got = lines(&out);
+        let last = got.last().expect("output");
+        // Lines 1-50: the good member. Then the failed member's lines: its 6 comment lines
+        // are skipped; each line after them is an answer or (a damaged line) an error.
+        let from_failed: Vec<u64> = (57..)
+            .zip(&got[50..got.len() - 1])
+            .filter(|(_, l)| !l.starts_with("error:"))
+            .map(|(line, _)| line)
+            .collect();
+        let n = from_failed.len();
+        assert!(n > 100, "{n}");
+        assert!(
+            last.starts_with(&format!("error: {name}:{}: read failed:", got.len() + 6))
+                && last.ends_with(&format!(
+                    "(the {n} puzzles on lines {}-{} came from this gzip member, which failed: \
+                     do not trust their answers)",
+                    from_failed[0],
+                    from_failed[n - 1]
+                )),
+            "{last}"
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "; {n} of them from a gzip member that failed its check: do not trust those"
+            )),
+            "{stderr}"
+        );
+        assert_eq!(out.status.code(), Some(1));
+    }
+    let out = sudobench(&["verify", name], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("puzzles from a gzip member that failed its check: do not trust those")
+            && stderr.contains("(the ")
+            && stderr.contains("came from this gzip member, which failed"),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    // A file without corruption says nothing of the kind.
+    let good = d.file("good.gz", &gzip(format!("{EASY}\n").repeat(5).as_bytes()));
+    let out = sudobench(&["count", s(&good)], None);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("gzip member"));
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -11,6 +11,8 @@ pub struct Inputs {
     /// The files not opened yet, last first.
     rest: Vec<String>,
     current: Option<Reader>,
+    /// Records already passed on that came from a gzip member that then failed its check.
+    suspect: u64,
 }
 
 /// Every record of every file in order; no files means standard input.
@@ -24,6 +26,7 @@ pub fn inputs(files: &[String]) -> Inputs {
     Inputs {
         rest,
         current: None,
+        suspect: 0,
     }
 }
 
@@ -32,6 +35,18 @@ impl Inputs {
     /// [`Reader::line_ready`]); false between files, where opening the next one may wait.
     pub fn ready(&self) -> bool {
         self.current.as_ref().is_some_and(Reader::line_ready)
+    }
+
+    /// The summary's note on the records handed out so far that came from a gzip member that
+    /// failed its check after them (each such failure's error names them): empty when there
+    /// are none.
+    pub fn suspect_note(&self) -> String {
+        match self.suspect {
+            0 => String::new(),
+            n => format!(
+                "; {n} of them from a gzip member that failed its check: do not trust those"
+            ),
+        }
     }
 }
 
@@ -42,7 +57,12 @@ impl Iterator for Inputs {
         loop {
             if let Some(reader) = &mut self.current {
                 match reader.next() {
-                    Some(item) => return Some(item.map_err(|e| e.to_string())),
+                    Some(item) => {
+                        return Some(item.map_err(|e| {
+                            self.suspect += e.kind.suspect_records();
+                            e.to_string()
+                        }))
+                    }
                     None => self.current = None,
                 }
             }

@@ -63,6 +63,8 @@ struct Tally {
     records: u64,
     ok: u64,
     errors: u64,
+    /// Said of records read from a corrupt gzip member (`Inputs::suspect_note`).
+    suspect_note: String,
 }
 
 /// Records handed to a backend at once (lets external programs pipeline).
@@ -279,6 +281,7 @@ fn run_lines(
             }
         })?
     };
+    tally.suspect_note = inputs.suspect_note();
     if open {
         if let Err(e) = out.flush() {
             if e.kind() != io::ErrorKind::BrokenPipe {
@@ -310,12 +313,13 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
         },
     )?;
     eprintln!(
-        "sudobench: {} records: {} solved, {} not solved or malformed ({:.3} s, backend {})",
+        "sudobench: {} records: {} solved, {} not solved or malformed ({:.3} s, backend {}){}",
         tally.records,
         tally.ok,
         tally.errors,
         start.elapsed().as_secs_f64(),
-        args.backend.backend
+        args.backend.backend,
+        tally.suspect_note
     );
     Ok(tally.errors == 0)
 }
@@ -355,12 +359,13 @@ pub fn count(args: &CountArgs) -> Result<bool> {
         },
     )?;
     eprintln!(
-        "sudobench: {} records: {} counted, {} unknown or malformed ({:.3} s, backend {})",
+        "sudobench: {} records: {} counted, {} unknown or malformed ({:.3} s, backend {}){}",
         tally.records,
         tally.ok,
         tally.errors,
         start.elapsed().as_secs_f64(),
-        args.backend.backend
+        args.backend.backend,
+        tally.suspect_note
     );
     Ok(tally.errors == 0)
 }
