@@ -329,7 +329,12 @@ pub fn count(args: &CountArgs) -> Result<bool> {
     let start = Instant::now();
     let prover = match &args.proof {
         None => None,
-        Some(dir) => Some(super::proof::Prover::new(dir, &args.backend, args.limit)?),
+        Some(dir) => Some(super::proof::Prover::new(
+            dir,
+            &args.backend,
+            args.limit,
+            &args.files,
+        )?),
     };
     let tally = run_lines(
         &args.backend,
