@@ -37,7 +37,7 @@ fn examples(markdown: &str) -> Result<Vec<Example>, String> {
         if let Some(fence) = line.trim_start().strip_prefix("```") {
             match (in_console, in_other) {
                 (Some(start), _) => {
-                    if !out.last().is_some_and(|e| e.line > start) {
+                    if out.last().is_none_or(|e| e.line <= start) {
                         return Err(format!("line {start}: console block without a `$ ` line"));
                     }
                     if continued {
