@@ -6,7 +6,10 @@
 //! - `#` comment lines and blank lines anywhere (tdoku's data files);
 //! - CSV with a header naming a puzzle column and optionally a solution column (Kaggle's
 //!   `quizzes,solutions`); the solution becomes the record's expected answer;
-//! - any of these gzipped (one or more members), recognised by the magic bytes.
+//! - any of these gzipped (one or more members), recognised by the magic bytes;
+//! - a UTF-8 byte-order mark at the start of the input, which is skipped.
+//!
+//! Lengths and columns in error messages count characters, not bytes.
 
 mod line;
 mod reader;
