@@ -103,6 +103,19 @@ pub enum GridError {
         /// 1-based column of the character.
         column: usize,
     },
+    /// A character in a pencilmark line that is not allowed in its slot: slot `9·cell + d−1`
+    /// holds the digit `d` or an eliminated mark (`.` or `0`), nothing else.
+    #[error(
+        "illegal character {ch:?} at column {column} (expected '{digit}', '.' or '0' in that slot)"
+    )]
+    Pencilmark {
+        /// The offending character.
+        ch: char,
+        /// 1-based column of the character.
+        column: usize,
+        /// The only digit that slot can hold.
+        digit: u8,
+    },
     /// A cell value above 9.
     #[error("cell {cell} holds {value}, expected 0-9")]
     Value {
@@ -276,9 +289,10 @@ impl Candidates {
                 b'.' | b'0' => {}
                 _ if b == b'0' + digit => masks[i / 9] |= 1 << (digit - 1),
                 _ => {
-                    return Err(GridError::Character {
+                    return Err(GridError::Pencilmark {
                         ch: char::from(b),
                         column: i + 1,
+                        digit,
                     })
                 }
             }
@@ -451,6 +465,21 @@ mod tests {
         assert_eq!(c.singles(), g);
         let mut wrong = line.into_bytes();
         wrong[9] = b'2';
-        assert!(Candidates::from_bytes(&wrong).is_err());
+        let e = Candidates::from_bytes(&wrong).unwrap_err();
+        assert_eq!(
+            e,
+            GridError::Pencilmark {
+                ch: '2',
+                column: 10,
+                digit: 1
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "illegal character '2' at column 10 (expected '1', '.' or '0' in that slot)"
+        );
+        // `0` marks an eliminated candidate like `.`.
+        let zeros = c.to_line().replace('.', "0");
+        assert_eq!(Candidates::from_bytes(zeros.as_bytes()).unwrap(), c);
     }
 }

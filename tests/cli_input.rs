@@ -355,3 +355,177 @@ fn complete_backends() -> Vec<&'static str> {
         })
         .collect()
 }
+
+/// A UTF-8 byte-order mark at the start of a file (plain or gzip, before a puzzle, a comment
+/// or a CSV header) is skipped; anywhere else it is an illegal character.
+#[test]
+fn byte_order_mark_at_the_start_is_skipped() {
+    let d = Dir::new();
+    let bom = "\u{feff}";
+    for (name, text) in [
+        ("puzzle.txt", format!("{bom}{EASY}\n{EASY}\n")),
+        ("comment.txt", format!("{bom}# made on Windows\n{EASY}\n")),
+        (
+            "kaggle.csv",
+            format!("{bom}quizzes,solutions\n{EASY},{EASY_SOLUTION}\n"),
+        ),
+    ] {
+        for (file, bytes) in [
+            (name.to_string(), text.clone().into_bytes()),
+            (format!("{name}.gz"), gzip(text.as_bytes())),
+        ] {
+            let f = d.file(&file, &bytes);
+            let out = sudobench(&["solve", s(&f)], None);
+            let got = lines(&out);
+            assert!(
+                !got.is_empty() && got.iter().all(|l| l == EASY_SOLUTION),
+                "{file}: {got:?}"
+            );
+            assert_eq!(out.status.code(), Some(0), "{file}");
+        }
+    }
+    let out = sudobench(&["solve"], Some(format!("{bom}{EASY}\n").as_bytes()));
+    assert_eq!(lines(&out), vec![EASY_SOLUTION]);
+    let out = sudobench(
+        &["solve"],
+        Some(format!("{EASY}\n{bom}{}\n", &EASY[1..]).as_bytes()),
+    );
+    assert_eq!(
+        lines(&out),
+        vec![
+            EASY_SOLUTION.to_string(),
+            "error: -:2: puzzle illegal character '\\u{feff}' at column 1 (expected 1-9, '.' or '0')"
+                .to_string()
+        ]
+    );
+}
+
+/// Lengths and columns count characters: a non-ASCII character in an 81-character line is
+/// named with its column instead of making the line "82 characters" long.
+#[test]
+fn non_ascii_characters_are_named_with_their_column() {
+    let mut text = String::new();
+    for (column, ch) in [(5, 'é'), (81, '１'), (1, '９')] {
+        let mut chars: Vec<char> = EASY.chars().collect();
+        chars[column - 1] = ch;
+        text.extend(chars);
+        text.push('\n');
+    }
+    text.push_str(&format!("é{EASY}\n"));
+    let out = sudobench(&["count"], Some(text.as_bytes()));
+    assert_eq!(
+        lines(&out),
+        vec![
+            "error: -:1: puzzle illegal character 'é' at column 5 (expected 1-9, '.' or '0')",
+            "error: -:2: puzzle illegal character '１' at column 81 (expected 1-9, '.' or '0')",
+            "error: -:3: puzzle illegal character '９' at column 1 (expected 1-9, '.' or '0')",
+            "error: -:4: puzzle has 82 characters, expected 81 (or 729 for pencilmarks)",
+        ]
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// A pencilmark line's slot `9·cell + d−1` holds `d`, `.` or `0`: a digit in the wrong slot is
+/// reported with the one digit that slot may hold; `0` is accepted as an elimination.
+#[test]
+fn pencilmark_errors_name_what_the_slot_may_hold() {
+    let grid: sudobench::Grid = EASY.parse().unwrap();
+    let line = sudobench::Candidates::from_grid(&grid).to_line();
+    let mut wrong = line.clone().into_bytes();
+    let slot = 9 * 2 + 5; // cell 2 (empty), digit 6
+    assert_eq!(wrong[slot], b'6');
+    wrong[slot] = b'7';
+    let wrong = String::from_utf8(wrong).unwrap();
+    let zeros = line.replace('.', "0");
+    let out = sudobench(&["solve"], Some(format!("{wrong}\n{zeros}\n").as_bytes()));
+    assert_eq!(
+        lines(&out),
+        vec![
+            format!(
+                "error: -:1: puzzle illegal character '7' at column {} (expected '6', '.' or '0' \
+                 in that slot)",
+                slot + 1
+            ),
+            EASY_SOLUTION.to_string(),
+        ]
+    );
+}
+
+/// A bundled data set with one byte flipped where it still decompresses, so that gzip's check
+/// at the end of the member (CRC-32) is what fails. Returns the corrupted bytes.
+fn bundled_with_a_flipped_byte() -> Vec<u8> {
+    use std::io::Read;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/puzzles6_forum_hardest_1106.gz");
+    let good = std::fs::read(path).expect("bundled data set");
+    for offset in good.len() / 3..good.len() - 8 {
+        let mut bad = good.clone();
+        bad[offset] ^= 0x04;
+        let mut out = Vec::new();
+        let result = flate2::read::MultiGzDecoder::new(&bad[..]).read_to_end(&mut out);
+        if let Err(e) = result {
+            if e.to_string().contains("checksum") {
+                return bad;
+            }
+        }
+    }
+    panic!("no byte flip gives a checksum error");
+}
+
+/// gzip checks a member only at its end, so a flipped byte can decompress into puzzles that
+/// are read and answered before the check fails: the error, and the summaries of solve, count
+/// and verify, say how many answered puzzles came from the failed member (not those of an
+/// earlier good member) and on which lines.
+#[test]
+fn a_corrupt_gzip_member_names_the_puzzles_read_from_it() {
+    let d = Dir::new();
+    let mut bytes = gzip(format!("{EASY}\n").repeat(50).as_bytes());
+    bytes.extend(bundled_with_a_flipped_byte());
+    let f = d.file("flipped.gz", &bytes);
+    let name = s(&f);
+    for command in ["count", "solve"] {
+        let out = sudobench(&[command, name], None);
+        let got = lines(&out);
+        let last = got.last().expect("output");
+        // Lines 1-50: the good member. Then the failed member's lines: its 6 comment lines
+        // are skipped; each line after them is an answer or (a damaged line) an error.
+        let from_failed: Vec<u64> = (57..)
+            .zip(&got[50..got.len() - 1])
+            .filter(|(_, l)| !l.starts_with("error:"))
+            .map(|(line, _)| line)
+            .collect();
+        let n = from_failed.len();
+        assert!(n > 100, "{n}");
+        assert!(
+            last.starts_with(&format!("error: {name}:{}: read failed:", got.len() + 6))
+                && last.ends_with(&format!(
+                    "(the {n} puzzles on lines {}-{} came from this gzip member, which failed: \
+                     do not trust their answers)",
+                    from_failed[0],
+                    from_failed[n - 1]
+                )),
+            "{last}"
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "; {n} of them from a gzip member that failed its check: do not trust those"
+            )),
+            "{stderr}"
+        );
+        assert_eq!(out.status.code(), Some(1));
+    }
+    let out = sudobench(&["verify", name], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("puzzles from a gzip member that failed its check: do not trust those")
+            && stderr.contains("(the ")
+            && stderr.contains("came from this gzip member, which failed"),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    // A file without corruption says nothing of the kind.
+    let good = d.file("good.gz", &gzip(format!("{EASY}\n").repeat(5).as_bytes()));
+    let out = sudobench(&["count", s(&good)], None);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("gzip member"));
+    assert_eq!(out.status.code(), Some(0));
+}

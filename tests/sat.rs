@@ -448,3 +448,153 @@ fn cli_count_writes_proofs_for_unique_and_unsolvable_puzzles_only() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The files in a directory, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Two inputs with the same file name get proofs under distinct names (each proving its own
+/// puzzle), and a directory holding proofs already is refused: nothing is overwritten.
+#[test]
+fn cli_proof_names_are_distinct_per_input_and_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = sample("puzzles3_magictour_top1465.gz", 3);
+    for (sub, p) in [
+        ("d1", &puzzles[0]),
+        ("d2", &puzzles[1]),
+        ("d3", &puzzles[2]),
+    ] {
+        std::fs::create_dir(dir.path().join(sub)).unwrap();
+        std::fs::write(dir.path().join(sub).join("x.txt"), format!("{p}\n")).unwrap();
+    }
+    std::fs::write(dir.path().join("y.txt"), format!("{}\n", puzzles[2])).unwrap();
+    let count = |proofs: &str, files: &[&str]| {
+        Command::new(BIN)
+            .args(["count", "--backend", "sat", "--proof", proofs])
+            .args(files)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = count("proofs", &["d1/x.txt", "./d2/x.txt", "y.txt"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n1\n1\n");
+    let proofs = dir.path().join("proofs");
+    assert_eq!(
+        listing(&proofs),
+        [
+            "d1_x.txt-1.cnf",
+            "d1_x.txt-1.drat",
+            "d2_x.txt-1.cnf",
+            "d2_x.txt-1.drat",
+            "y.txt-1.cnf",
+            "y.txt-1.drat"
+        ]
+    );
+    for (stem, p) in [("d1_x.txt-1", &puzzles[0]), ("d2_x.txt-1", &puzzles[1])] {
+        let cnf = std::fs::read_to_string(proofs.join(format!("{stem}.cnf"))).unwrap();
+        assert!(
+            cnf.starts_with(&format!("c sudobench proof input: puzzle {p}\n")),
+            "{stem}: {}",
+            cnf.lines().next().unwrap_or_default()
+        );
+    }
+    let before: Vec<Vec<u8>> = listing(&proofs)
+        .iter()
+        .map(|n| std::fs::read(proofs.join(n)).unwrap())
+        .collect();
+
+    // Again into the same directory (a different input with an old name): refused, exit 2,
+    // the old proofs untouched.
+    let out = count("proofs", &["d3/x.txt", "d1/x.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("already holds proof files"), "{stderr}");
+    let after: Vec<Vec<u8>> = listing(&proofs)
+        .iter()
+        .map(|n| std::fs::read(proofs.join(n)).unwrap())
+        .collect();
+    assert_eq!(before, after);
+
+    // The same input twice: its proofs are written once, and the repeat is an error, not a
+    // silent overwrite.
+    let out = count("twice", &["y.txt", "y.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "1");
+    assert!(
+        lines[1].starts_with("error: y.txt:1: creating proof file"),
+        "{stdout}"
+    );
+    assert_eq!(
+        listing(&dir.path().join("twice")),
+        ["y.txt-1.cnf", "y.txt-1.drat"]
+    );
+}
+
+/// `cnf --out DIR` refuses a directory with `.cnf` files from an earlier run (a shorter run
+/// would leave stale ones among its own); `--force` deletes them first and nothing else.
+#[test]
+fn cli_cnf_out_refuses_stale_formulas_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = sample("puzzles3_magictour_top1465.gz", 3);
+    let three = dir.path().join("three.txt");
+    let one = dir.path().join("one.txt");
+    std::fs::write(
+        &three,
+        puzzles.iter().map(|p| format!("{p}\n")).collect::<String>(),
+    )
+    .unwrap();
+    std::fs::write(&one, format!("{}\n", puzzles[2])).unwrap();
+    let out_dir = dir.path().join("cnf");
+    let cnf = |file: &Path, force: bool| {
+        let mut c = Command::new(BIN);
+        c.args(["cnf", "--out"]).arg(&out_dir).arg(file);
+        if force {
+            c.arg("--force");
+        }
+        c.output().unwrap()
+    };
+    assert!(cnf(&three, false).status.success());
+    assert_eq!(
+        listing(&out_dir),
+        ["000001.cnf", "000002.cnf", "000003.cnf"]
+    );
+    std::fs::write(out_dir.join("notes.txt"), "mine").unwrap();
+
+    let out = cnf(&one, false);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("already holds .cnf files") && stderr.contains("--force"),
+        "{stderr}"
+    );
+    assert_eq!(
+        listing(&out_dir),
+        ["000001.cnf", "000002.cnf", "000003.cnf", "notes.txt"]
+    );
+
+    let out = cnf(&one, true);
+    assert!(out.status.success());
+    assert_eq!(listing(&out_dir), ["000001.cnf", "notes.txt"]);
+    let text = std::fs::read_to_string(out_dir.join("000001.cnf")).unwrap();
+    assert!(text.contains(&puzzles[2].to_string()));
+
+    // --force needs --out.
+    let out = Command::new(BIN)
+        .args(["cnf", "--force", &puzzles[0].to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

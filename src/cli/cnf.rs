@@ -4,6 +4,8 @@
 //! Each argument is a puzzle (81 or 729 characters) or a puzzle file (plain or gzip, `-` for
 //! standard input). One puzzle is written to stdout; several need `--out DIR`, which gets one
 //! `NNNNNN.cnf` per record (numbered from 1 in input order) and a line per record on stdout.
+//! A `DIR` that already holds `.cnf` files (an earlier run's, which a shorter run would leave
+//! behind among its own) is refused unless `--force`, which deletes them first.
 
 use super::input::{inputs, Input};
 use anyhow::{bail, Context, Result};
@@ -25,6 +27,10 @@ pub struct CnfArgs {
     /// Write one file per puzzle into this directory instead of one formula to stdout.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// With --out: delete the `.cnf` files already in the directory first (without it, such a
+    /// directory is refused).
+    #[arg(long, requires = "out")]
+    force: bool,
     /// Puzzles (81 or 729 characters) or puzzle files (`-` or nothing for standard input).
     puzzles: Vec<String>,
 }
@@ -81,6 +87,27 @@ fn write_formula(
     dimacs::write(out, formula, &[], &[&title])
 }
 
+/// Refuses a directory holding `.cnf` files, or with `force` deletes them.
+fn clear_old_formulas(dir: &Path, force: bool) -> Result<()> {
+    let reading = || format!("reading {}", dir.display());
+    for entry in std::fs::read_dir(dir).with_context(reading)? {
+        let path = entry.with_context(reading)?.path();
+        if path.extension().is_none_or(|e| e != "cnf") || !path.is_file() {
+            continue;
+        }
+        if !force {
+            bail!(
+                "{} already holds .cnf files ({}): give --force to delete them first, or \
+                 another directory",
+                dir.display(),
+                path.display()
+            );
+        }
+        std::fs::remove_file(&path).with_context(|| format!("deleting {}", path.display()))?;
+    }
+    Ok(())
+}
+
 /// `sudobench cnf`.
 pub fn cnf(args: &CnfArgs) -> Result<bool> {
     let encoding = args.encoding.unwrap_or(Encoding::DEFAULT);
@@ -107,6 +134,7 @@ pub fn cnf(args: &CnfArgs) -> Result<bool> {
         };
     };
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    clear_old_formulas(dir, args.force)?;
     let mut ok = true;
     let stdout = io::stdout();
     let mut listing = BufWriter::new(stdout.lock());

@@ -81,6 +81,8 @@ struct Lines<'a, W: Write> {
     records: u64,
     ok: u64,
     errors: u64,
+    /// Records already answered that came from a gzip member that then failed its check.
+    suspect: u64,
     /// Standard output was closed (the reader of a pipe went away): stop quietly.
     closed: bool,
     error: Option<io::Error>,
@@ -99,6 +101,17 @@ impl<W: Write> Lines<'_, W> {
         }
         if let Err(e) = writeln!(self.out, "{line}") {
             self.fail(e);
+        }
+    }
+
+    /// The summary's note on answered records from a gzip member that failed its check
+    /// (each such failure's error names them): empty when there are none.
+    fn suspect_note(&self) -> String {
+        match self.suspect {
+            0 => String::new(),
+            n => format!(
+                "; {n} of them from a gzip member that failed its check: do not trust those"
+            ),
         }
     }
 
@@ -178,6 +191,7 @@ impl<W: Write> Observer for Lines<'_, W> {
     }
 
     fn parse_error(&mut self, error: &ParseError) {
+        self.suspect += error.kind.suspect_records();
         self.emit(&format!("error: {error}"), false);
     }
 
@@ -244,6 +258,7 @@ fn lines<'a>(mode: Mode<'a>, limit: Limit) -> Lines<'a, BufWriter<io::StdoutLock
         records: 0,
         ok: 0,
         errors: 0,
+        suspect: 0,
         closed: false,
         error: None,
     }
@@ -259,12 +274,13 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
     let mut out = lines(Mode::Solve { first: args.first }, limit);
     run_lines(&args.backend, &args.files, args.threads, &mut out)?;
     eprintln!(
-        "sudobench: {} records: {} solved, {} not solved or malformed ({:.3} s, backend {})",
+        "sudobench: {} records: {} solved, {} not solved or malformed ({:.3} s, backend {}){}",
         out.records,
         out.ok,
         out.errors,
         start.elapsed().as_secs_f64(),
-        args.backend.backend
+        args.backend.backend,
+        out.suspect_note()
     );
     Ok(out.errors == 0)
 }
@@ -278,6 +294,7 @@ pub fn count(args: &CountArgs) -> Result<bool> {
             dir,
             &args.backend,
             args.limit.get(),
+            &args.files,
         )?),
     };
     let mode = Mode::Count {
@@ -287,12 +304,13 @@ pub fn count(args: &CountArgs) -> Result<bool> {
     let mut out = lines(mode, args.limit);
     run_lines(&args.backend, &args.files, args.threads, &mut out)?;
     eprintln!(
-        "sudobench: {} records: {} counted, {} unknown or malformed ({:.3} s, backend {})",
+        "sudobench: {} records: {} counted, {} unknown or malformed ({:.3} s, backend {}){}",
         out.records,
         out.ok,
         out.errors,
         start.elapsed().as_secs_f64(),
-        args.backend.backend
+        args.backend.backend,
+        out.suspect_note()
     );
     Ok(out.errors == 0)
 }

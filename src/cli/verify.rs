@@ -52,6 +52,8 @@ struct VerifyObserver<W: Write> {
     none: u64,
     unknown: u64,
     malformed: u64,
+    /// Puzzles already written that came from a gzip member that then failed its check.
+    suspect: u64,
     mismatches: u64,
     error: Option<io::Error>,
 }
@@ -117,6 +119,7 @@ impl<W: Write> Observer for VerifyObserver<W> {
 
     fn parse_error(&mut self, error: &ParseError) {
         self.malformed += 1;
+        self.suspect += error.kind.suspect_records();
         eprintln!("error: {error}");
     }
 }
@@ -148,6 +151,7 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         none: 0,
         unknown: 0,
         malformed: 0,
+        suspect: 0,
         mismatches: 0,
         error: None,
     };
@@ -172,7 +176,7 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
     let o = &observer;
     eprintln!(
         "sudobench verify: {} puzzles: {} unique, {} multiple, {} no solution, {} unknown; \
-         {} malformed, {} unreadable files, {} mismatches (backend {})",
+         {} malformed, {} unreadable files, {} mismatches (backend {}){}",
         o.puzzles,
         o.unique,
         o.multiple,
@@ -181,7 +185,13 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         o.malformed,
         unreadable,
         o.mismatches,
-        names.join(" cross-checked by ")
+        names.join(" cross-checked by "),
+        match o.suspect {
+            0 => String::new(),
+            n => format!(
+                "; {n} puzzles from a gzip member that failed its check: do not trust those"
+            ),
+        }
     );
     Ok(o.unique == o.puzzles && o.malformed == 0 && unreadable == 0 && o.mismatches == 0)
 }

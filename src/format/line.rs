@@ -1,7 +1,7 @@
 //! Turning one line of text into a record: plain puzzle lines, CSV headers and rows.
 
 use super::ParseErrorKind;
-use crate::grid::{Candidates, Grid, Puzzle, CELLS};
+use crate::grid::{Candidates, Grid, GridError, Puzzle, CELLS};
 
 /// What a data line turned out to be.
 #[allow(clippy::large_enum_variant)] // returned by value once per line; boxing would allocate
@@ -24,19 +24,49 @@ pub(super) struct CsvLayout {
     pub solution: Option<usize>,
 }
 
-/// Parses a puzzle field of 81 or 729 characters.
+/// Parses a puzzle field of 81 or 729 characters. Lengths and columns in errors count
+/// characters, not bytes, so a non-ASCII character (`é`, a full-width digit) is named with its
+/// column rather than miscounted.
 pub(super) fn parse_puzzle(field: &str) -> Result<Puzzle, ParseErrorKind> {
     let bytes = field.as_bytes();
     match bytes.len() {
-        CELLS => Grid::from_bytes(bytes)
-            .map(Puzzle::Grid)
-            .map_err(ParseErrorKind::Puzzle),
-        729 => Candidates::from_bytes(bytes)
-            .map(Puzzle::Candidates)
-            .map_err(ParseErrorKind::Puzzle),
-        _ => Err(ParseErrorKind::Length(field.chars().count())),
+        CELLS if field.is_ascii() => {
+            return Grid::from_bytes(bytes)
+                .map(Puzzle::Grid)
+                .map_err(ParseErrorKind::Puzzle)
+        }
+        PENCILMARKS if field.is_ascii() => {
+            return Candidates::from_bytes(bytes)
+                .map(Puzzle::Candidates)
+                .map_err(ParseErrorKind::Puzzle)
+        }
+        _ => {}
     }
+    let chars = field.chars().count();
+    if chars != CELLS && chars != PENCILMARKS {
+        return Err(ParseErrorKind::Length(chars));
+    }
+    // The right number of characters but not all ASCII (else a branch above took it): name
+    // the first character that cannot stand where it is.
+    let pencilmarks = chars == PENCILMARKS;
+    let bad = field.chars().enumerate().find_map(|(i, ch)| {
+        let column = i + 1;
+        if pencilmarks {
+            let digit = (i % 9) as u8 + 1;
+            let fits = matches!(ch, '.' | '0') || ch == char::from(b'0' + digit);
+            (!fits).then_some(GridError::Pencilmark { ch, column, digit })
+        } else {
+            let fits = matches!(ch, '.' | '0'..='9');
+            (!fits).then_some(GridError::Character { ch, column })
+        }
+    });
+    // A non-ASCII character never fits, so `bad` is always found; the length error is only a
+    // fallback that keeps this total.
+    Err(bad.map_or(ParseErrorKind::Length(chars), ParseErrorKind::Puzzle))
 }
+
+/// Characters of a pencilmark line: nine slots per cell.
+const PENCILMARKS: usize = 9 * CELLS;
 
 /// Cell values of the bytes of a puzzle line: 0 for `.` and `0`, 1–9 for digits, and
 /// [`BAD`] for anything else.
@@ -256,6 +286,76 @@ mod tests {
             parse_csv_pair(row.as_bytes(), &header_layout("a,quizzes,solutions")),
             None
         );
+    }
+
+    fn puzzle_error(field: &str) -> String {
+        match parse_puzzle(field) {
+            Ok(p) => panic!("{field:?} parsed as {p}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn non_ascii_characters_are_counted_and_named() {
+        let grid =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        // 81 characters, one of them two or three bytes long.
+        for (ch, column) in [('é', 1), ('１', 40), ('\u{feff}', 81), ('é', 81)] {
+            let mut chars: Vec<char> = grid.chars().collect();
+            chars[column - 1] = ch;
+            let field: String = chars.into_iter().collect();
+            assert_eq!(
+                puzzle_error(&field),
+                format!(
+                    "puzzle illegal character {ch:?} at column {column} (expected 1-9, '.' or '0')"
+                )
+            );
+        }
+        // An ASCII error before the non-ASCII one comes first.
+        let field = format!("x{}é", &grid[2..]);
+        assert_eq!(
+            puzzle_error(&field),
+            "puzzle illegal character 'x' at column 1 (expected 1-9, '.' or '0')"
+        );
+        // Lengths are in characters: 80 characters in 81 bytes, 82 in 83.
+        assert_eq!(
+            puzzle_error(&format!("é{}", &grid[2..])),
+            "puzzle has 80 characters, expected 81 (or 729 for pencilmarks)"
+        );
+        assert_eq!(
+            puzzle_error(&format!("é{grid}")),
+            "puzzle has 82 characters, expected 81 (or 729 for pencilmarks)"
+        );
+    }
+
+    #[test]
+    fn pencilmark_errors_say_what_the_slot_may_hold() {
+        let all = "123456789".repeat(81);
+        let mut bytes = all.clone().into_bytes();
+        bytes[5] = b'7';
+        assert_eq!(
+            puzzle_error(std::str::from_utf8(&bytes).unwrap()),
+            "puzzle illegal character '7' at column 6 (expected '6', '.' or '0' in that slot)"
+        );
+        bytes[5] = b'x';
+        assert_eq!(
+            puzzle_error(std::str::from_utf8(&bytes).unwrap()),
+            "puzzle illegal character 'x' at column 6 (expected '6', '.' or '0' in that slot)"
+        );
+        let wide: String = all
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if i == 700 { '８' } else { c })
+            .collect();
+        assert_eq!(
+            puzzle_error(&wide),
+            "puzzle illegal character '８' at column 701 (expected '8', '.' or '0' in that slot)"
+        );
+        // `0` and `.` both mark an eliminated candidate.
+        let zeros = all.replace('5', "0");
+        let dots = all.replace('5', ".");
+        assert_eq!(parse_puzzle(&zeros), parse_puzzle(&dots));
+        assert!(parse_puzzle(&zeros).is_ok());
     }
 
     #[test]

@@ -6,7 +6,10 @@
 //! - `#` comment lines and blank lines anywhere (tdoku's data files);
 //! - CSV with a header naming a puzzle column and optionally a solution column (Kaggle's
 //!   `quizzes,solutions`); the solution becomes the record's expected answer;
-//! - any of these gzipped (one or more members), recognised by the magic bytes.
+//! - any of these gzipped (one or more members), recognised by the magic bytes;
+//! - a UTF-8 byte-order mark at the start of the input, which is skipped.
+//!
+//! Lengths and columns in error messages count characters, not bytes.
 
 mod line;
 mod reader;
@@ -65,6 +68,34 @@ pub enum ParseErrorKind {
     /// source stops here.
     #[error("read failed: {0}")]
     Io(String),
+    /// A gzip member failed (checksum mismatch, corrupt or truncated data) after some of its
+    /// puzzles had already been read and passed on: gzip checks a member only at its end, so
+    /// those records came from data now known to be bad. Reading of this source stops here.
+    #[error(
+        "read failed: {message} (the {records} puzzles on lines {first_line}-{last_line} came \
+         from this gzip member, which failed: do not trust their answers)"
+    )]
+    CorruptMember {
+        /// What the decompressor reported.
+        message: String,
+        /// Puzzles read from the failed member before the failure.
+        records: u64,
+        /// Line of the first of them.
+        first_line: u64,
+        /// Line of the last of them.
+        last_line: u64,
+    },
+}
+
+impl ParseErrorKind {
+    /// How many records already read came from the data this error shows to be corrupt (a
+    /// [`CorruptMember`](ParseErrorKind::CorruptMember)'s puzzles); 0 for every other error.
+    pub fn suspect_records(&self) -> u64 {
+        match self {
+            ParseErrorKind::CorruptMember { records, .. } => *records,
+            _ => 0,
+        }
+    }
 }
 
 /// A malformed record, with where it was found.

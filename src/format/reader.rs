@@ -3,16 +3,20 @@
 use super::line::{parse_csv_pair, parse_grid_line, parse_line, CsvLayout, Parsed};
 use super::{Item, ParseError, ParseErrorKind, Record};
 use crate::grid::Puzzle;
-use flate2::bufread::MultiGzDecoder;
+use flate2::bufread::GzDecoder;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Lines longer than this are reported as errors instead of being buffered whole.
 pub const MAX_LINE: usize = 64 * 1024;
 
 const BUFFER: usize = 256 * 1024;
+
+/// The UTF-8 encoding of U+FEFF, skipped at the start of an input.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// A source that could not be opened at all.
 #[derive(Debug, thiserror::Error)]
@@ -37,7 +41,9 @@ pub enum OpenError {
 ///
 /// Yields one item per data line: `Ok(Record)` or `Err(ParseError)` naming source and line.
 /// After an error in the stream itself (corrupt gzip, I/O failure) it yields that error once
-/// and then ends.
+/// and then ends. Gzip checks a member (CRC and length) only at its end, so the records of a
+/// corrupt member are read before its failure shows; the error then says how many there were
+/// and on which lines ([`ParseErrorKind::CorruptMember`]).
 ///
 /// Lines are parsed in place in the input buffer when they fit in it (nearly always), and
 /// plain 81-character puzzle lines take a fast path; see `line::parse_grid_line`.
@@ -46,6 +52,102 @@ pub struct Reader {
     state: State,
     buf: Vec<u8>,
     finished: bool,
+    /// Bytes of (decompressed) input consumed so far.
+    pos: u64,
+    /// For gzip input: which records came from the member being decompressed.
+    members: Option<MemberRecords>,
+}
+
+/// Where the member being decompressed started: shared between the decoder, which sets it,
+/// and the reader, which consumes the decoder's output some way behind it.
+#[derive(Default)]
+struct MemberStart {
+    /// Members started before this one.
+    index: AtomicU64,
+    /// Offset of the member's first byte in the decompressed stream.
+    offset: AtomicU64,
+}
+
+/// Counts the records read from the latest gzip member the reader has reached.
+struct MemberRecords {
+    start: Arc<MemberStart>,
+    /// The member the counts are for.
+    index: u64,
+    records: u64,
+    first_line: u64,
+    last_line: u64,
+}
+
+impl MemberRecords {
+    /// Called after each consumed line, `pos` being the offset just past it: a line with any
+    /// byte from a newer member starts that member's count.
+    fn line_done(&mut self, pos: u64) {
+        let index = self.start.index.load(Ordering::Relaxed);
+        if index != self.index && pos > self.start.offset.load(Ordering::Relaxed) {
+            self.index = index;
+            self.records = 0;
+        }
+    }
+
+    fn record(&mut self, line: u64) {
+        if self.records == 0 {
+            self.first_line = line;
+        }
+        self.records += 1;
+        self.last_line = line;
+    }
+
+    /// The error for a failure of the member being decompressed, which is the newest one.
+    fn failure(&self, message: String) -> ParseErrorKind {
+        if self.index != self.start.index.load(Ordering::Relaxed) || self.records == 0 {
+            return ParseErrorKind::Io(message);
+        }
+        ParseErrorKind::CorruptMember {
+            message,
+            records: self.records,
+            first_line: self.first_line,
+            last_line: self.last_line,
+        }
+    }
+}
+
+/// Decompresses gzip member after member (as `MultiGzDecoder` does), publishing where each
+/// member's output starts.
+struct Members<R: BufRead> {
+    /// `None` once the input has ended.
+    decoder: Option<GzDecoder<R>>,
+    /// Bytes decompressed so far.
+    out: u64,
+    start: Arc<MemberStart>,
+}
+
+impl<R: BufRead> Read for Members<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            let Some(decoder) = &mut self.decoder else {
+                return Ok(0);
+            };
+            let n = decoder.read(buf)?;
+            if n > 0 {
+                self.out += n as u64;
+                return Ok(n);
+            }
+            // The member ended and passed its check; another follows unless the input ends.
+            let Some(decoder) = self.decoder.take() else {
+                return Ok(0);
+            };
+            let mut rest = decoder.into_inner();
+            if rest.fill_buf()?.is_empty() {
+                return Ok(0);
+            }
+            self.start.offset.store(self.out, Ordering::Relaxed);
+            self.start.index.fetch_add(1, Ordering::Relaxed);
+            self.decoder = Some(GzDecoder::new(rest));
+        }
+    }
 }
 
 /// A buffered byte stream whose buffer can be looked at without reading more.
@@ -80,7 +182,11 @@ impl State {
     /// Parses one line (without its newline). `None` for blank and comment lines and CSV
     /// headers.
     fn parse(&mut self, line: &[u8]) -> Option<Item> {
-        let bytes = line.strip_suffix(b"\r").unwrap_or(line);
+        let mut bytes = line.strip_suffix(b"\r").unwrap_or(line);
+        if self.line_no == 1 {
+            // A UTF-8 byte-order mark (Windows editors write one) is not part of the data.
+            bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+        }
         // Fast paths for the two common line shapes; anything else takes the general path.
         let fast = match &self.csv {
             Some(layout) => parse_csv_pair(bytes, layout).map(|(p, s)| (p, Some(s))),
@@ -152,10 +258,26 @@ impl Reader {
         // Look at the first bytes without consuming them. A failure here shows up again on
         // the first real read, where it is reported with a line number.
         let is_gzip = matches!(raw.fill_buf(), Ok(head) if head.starts_with(&[0x1f, 0x8b]));
-        let input: Box<dyn Buffered> = if is_gzip {
-            Box::new(BufReader::with_capacity(BUFFER, MultiGzDecoder::new(raw)))
+        let (input, members): (Box<dyn Buffered>, _) = if is_gzip {
+            let start = Arc::new(MemberStart::default());
+            let members = Members {
+                decoder: Some(GzDecoder::new(raw)),
+                out: 0,
+                start: Arc::clone(&start),
+            };
+            let records = MemberRecords {
+                start,
+                index: 0,
+                records: 0,
+                first_line: 0,
+                last_line: 0,
+            };
+            (
+                Box::new(BufReader::with_capacity(BUFFER, members)),
+                Some(records),
+            )
         } else {
-            Box::new(raw)
+            (Box::new(raw), None)
         };
         Reader {
             input,
@@ -167,7 +289,31 @@ impl Reader {
             },
             buf: Vec::with_capacity(1024),
             finished: false,
+            pos: 0,
+            members,
         }
+    }
+
+    /// Books a consumed line (its item, if any, already made): `pos` is just past it.
+    fn line_done(&mut self, item: &Option<Item>) {
+        if let Some(m) = &mut self.members {
+            m.line_done(self.pos);
+            if let Some(Ok(record)) = item {
+                m.record(record.line);
+            }
+        }
+    }
+
+    /// The error that ends reading: the stream failed after the last line read.
+    fn stream_error(&mut self, e: &io::Error) -> ParseError {
+        self.finished = true;
+        self.state.line_no += 1;
+        let message = e.to_string();
+        let kind = match &self.members {
+            Some(m) => m.failure(message),
+            None => ParseErrorKind::Io(message),
+        };
+        self.state.error(kind)
     }
 
     /// The source name used in records and errors.
@@ -209,7 +355,9 @@ impl Reader {
                 truncated = true;
             }
             self.buf.extend_from_slice(&chunk[..take.min(room)]);
-            self.input.consume(if done { take + 1 } else { take });
+            let used = if done { take + 1 } else { take };
+            self.input.consume(used);
+            self.pos += used as u64;
             if done {
                 return Ok(Some(truncated));
             }
@@ -234,6 +382,8 @@ impl Reader {
             self.state.parse(&chunk[..end])
         };
         self.input.consume(end + 1);
+        self.pos += end as u64 + 1;
+        self.line_done(&item);
         Ok(Some(item))
     }
 }
@@ -247,11 +397,7 @@ impl Iterator for Reader {
                 Ok(Some(Some(item))) => return Some(item),
                 Ok(Some(None)) => continue,
                 Ok(None) => {}
-                Err(e) => {
-                    self.finished = true;
-                    self.state.line_no += 1;
-                    return Some(Err(self.state.error(ParseErrorKind::Io(e.to_string()))));
-                }
+                Err(e) => return Some(Err(self.stream_error(&e))),
             }
             // The line straddles the end of the buffer, or the input ends without a newline.
             let truncated = match self.next_line() {
@@ -260,18 +406,17 @@ impl Iterator for Reader {
                     self.finished = true;
                     return None;
                 }
-                Err(e) => {
-                    self.finished = true;
-                    self.state.line_no += 1;
-                    return Some(Err(self.state.error(ParseErrorKind::Io(e.to_string()))));
-                }
+                Err(e) => return Some(Err(self.stream_error(&e))),
             };
             self.state.line_no += 1;
-            if truncated {
-                return Some(Err(self.state.error(ParseErrorKind::TooLong(MAX_LINE))));
-            }
-            if let Some(item) = self.state.parse(&self.buf) {
-                return Some(item);
+            let item = if truncated {
+                Some(Err(self.state.error(ParseErrorKind::TooLong(MAX_LINE))))
+            } else {
+                self.state.parse(&self.buf)
+            };
+            self.line_done(&item);
+            if item.is_some() {
+                return item;
             }
         }
         None
@@ -394,6 +539,113 @@ mod tests {
             items.last().unwrap().as_ref().unwrap_err().kind,
             ParseErrorKind::Io(_)
         ));
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped_at_the_start_only() {
+        const BOM_STR: &str = "\u{feff}";
+        for text in [
+            format!("{BOM_STR}{P1}\n"),
+            format!("{BOM_STR}# comment\n{P1}\n"),
+            format!("{BOM_STR}{P1} rated 3\n"),
+            format!("{BOM_STR}quizzes,solutions\n{P1},{}\n", "1".repeat(81)),
+        ] {
+            let items = read(gzip(text.as_bytes()));
+            assert!(!items.is_empty(), "{text:?}");
+            assert!(items.iter().all(|i| i.is_ok()), "{text:?}: {:?}", items[0]);
+            assert_eq!(read(text.clone().into_bytes()), items, "{text:?}");
+        }
+        // Anywhere else it is an illegal character like any other.
+        let items = read(format!("{P1}\n{BOM_STR}{}\n", &P1[1..]).into_bytes());
+        assert!(items[0].is_ok());
+        assert_eq!(
+            items[1].as_ref().unwrap_err().to_string(),
+            "t:2: puzzle illegal character '\\u{feff}' at column 1 (expected 1-9, '.' or '0')"
+        );
+    }
+
+    /// Gzip with its CRC broken: the data decompresses, the member fails only at its end.
+    fn gzip_bad_crc(data: &[u8]) -> Vec<u8> {
+        let mut z = gzip(data);
+        let crc = z.len() - 8;
+        z[crc] ^= 0x01;
+        z
+    }
+
+    fn corrupt_member(item: &Item) -> (u64, u64, u64, u64) {
+        match item {
+            Err(ParseError {
+                line,
+                kind:
+                    ParseErrorKind::CorruptMember {
+                        records,
+                        first_line,
+                        last_line,
+                        ..
+                    },
+                ..
+            }) => (*line, *records, *first_line, *last_line),
+            other => panic!("not a corrupt member: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_failed_member_says_which_records_came_from_it() {
+        // A good member of 3 puzzles, then one of a comment and 5 puzzles whose CRC is wrong.
+        let mut bytes = gzip(format!("{P1}\n").repeat(3).as_bytes());
+        bytes.extend(gzip_bad_crc(
+            format!("# c\n{}", format!("{P1}\n").repeat(5)).as_bytes(),
+        ));
+        let items = read(bytes);
+        assert_eq!(items.len(), 9);
+        assert!(items[..8].iter().all(|i| i.is_ok()));
+        assert_eq!(corrupt_member(&items[8]), (10, 5, 5, 9));
+        assert_eq!(items[8].as_ref().unwrap_err().kind.suspect_records(), 5);
+        let text = items[8].as_ref().unwrap_err().to_string();
+        assert!(
+            text.starts_with("t:10: read failed: ")
+                && text.ends_with(
+                    "(the 5 puzzles on lines 5-9 came from this gzip member, which failed: do \
+                     not trust their answers)"
+                ),
+            "{text}"
+        );
+
+        // A member boundary inside a line: that line has bytes from the failed member.
+        let mut bytes = gzip(format!("{P1}\n{}", &P1[..40]).as_bytes());
+        bytes.extend(gzip_bad_crc(format!("{}\n{P1}\n", &P1[40..]).as_bytes()));
+        let items = read(bytes);
+        assert_eq!(items.len(), 4);
+        assert_eq!(corrupt_member(&items[3]), (4, 2, 2, 3));
+
+        // Only the failed member counts, however many good ones came before and however
+        // much of them is still buffered; a failure after the last puzzle of a good member
+        // (a broken next header) and a plain file's failure name no puzzles.
+        let big = format!("{P1}\n").repeat(10_000);
+        let mut bytes = gzip(big.as_bytes());
+        bytes.extend(gzip(b""));
+        bytes.extend(gzip(big.as_bytes()));
+        bytes.extend(gzip_bad_crc(format!("{P1}\n").repeat(7).as_bytes()));
+        let items = read(bytes.clone());
+        assert_eq!(items.len(), 20_008);
+        assert_eq!(corrupt_member(&items[20_007]), (20_008, 7, 20_001, 20_007));
+        let mut bytes = gzip(big.as_bytes());
+        bytes.extend(b"\x1f\x8b garbage");
+        let items = read(bytes);
+        assert_eq!(items.len(), 10_001);
+        assert!(matches!(
+            items[10_000].as_ref().unwrap_err().kind,
+            ParseErrorKind::Io(_)
+        ));
+
+        // A truncated member: its complete lines are read, then counted in the error.
+        let whole = gzip(big.as_bytes());
+        let items = read(whole[..whole.len() - 100].to_vec());
+        let (line, records, first, last) = corrupt_member(items.last().unwrap());
+        assert_eq!(
+            (records, first, last + 1),
+            (items.len() as u64 - 1, 1, line)
+        );
     }
 
     #[test]
