@@ -449,3 +449,70 @@ fn report_rewrites_only_the_generated_part() {
         "two bars and one legend box"
     );
 }
+
+/// `--backends`: unknown names anywhere in the list and repeated names are usage errors;
+/// `--backend` takes a name whole (an `exec:` command with a comma) and may be repeated.
+#[test]
+fn backend_lists_refuse_unknown_and_repeated_names() {
+    let file = data("puzzles6_forum_hardest_1106.gz");
+    for list in ["all,foo", "foo,all", "bitmask,bitmask", "all,bitmask"] {
+        let o = run(&["bench", "--backends", list, "--sample", "2", &file]);
+        assert_eq!(o.status.code(), Some(2), "{list}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{list}");
+    }
+    let o = run(&["bench", "--backends", "all,foo", &file]);
+    assert!(
+        stderr(&o).contains("unknown backend \"foo\""),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["bench", "--backends", "bitmask,bitmask", &file]);
+    assert!(stderr(&o).contains("named twice"), "{}", stderr(&o));
+    // A command with a comma, given whole; `all` with an exec: backend runs both.
+    let example = Path::new(BIN)
+        .parent()
+        .expect("target dir")
+        .join("examples/exec_solver");
+    let comma = format!("exec:{} # a comment, with a comma", example.display());
+    let o = run(&[
+        "bench",
+        "--backends",
+        "basic",
+        "--backend",
+        &comma,
+        "--format",
+        "json",
+        "--sample",
+        "3",
+        &file,
+    ]);
+    let rows = json_rows(&stdout(&o));
+    let names: Vec<&str> = rows.iter().filter_map(|r| r["backend"].as_str()).collect();
+    assert_eq!(names, vec!["basic", comma.as_str()], "{}", stderr(&o));
+}
+
+/// The table's columns stay aligned whatever the backend names' lengths.
+#[test]
+fn table_columns_fit_long_backend_names() {
+    let long = "exec:python3 scripts/exec_solver.py # a rather long backend name";
+    let o = run(&[
+        "bench",
+        "--backends",
+        "basic",
+        "--backend",
+        long,
+        "--sample",
+        "3",
+        &data("puzzles6_forum_hardest_1106.gz"),
+    ]);
+    let text = stdout(&o);
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            l.starts_with("  backend") || l.starts_with("  basic") || l.starts_with("  exec:")
+        })
+        .collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    let width = |l: &str| l.chars().count();
+    assert!(rows.iter().all(|r| width(r) == width(rows[0])), "{text}");
+}

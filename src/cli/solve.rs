@@ -78,6 +78,8 @@ struct Lines<'a, W: Write> {
     limit: Limit,
     /// Why the backend failed for good, once it has.
     failed: Option<String>,
+    /// The record it failed on (the first it could not answer).
+    failed_at: Option<String>,
     records: u64,
     ok: u64,
     errors: u64,
@@ -124,12 +126,16 @@ impl<W: Write> Lines<'_, W> {
     }
 
     /// The line for an answer the judge accepted, and whether it counts as fine.
-    fn answer_line(&self, record: &Record, outcome: &Outcome) -> (String, bool) {
+    fn answer_line(&mut self, record: &Record, outcome: &Outcome) -> (String, bool) {
         if let (Count::Unknown, Some(why)) = (outcome.count(), &self.failed) {
-            return (
-                format!("error: {}:{}: {why}", record.source, record.line),
-                false,
-            );
+            // The first record it could not answer gets the reason; later ones point there.
+            let place = format!("{}:{}", record.source, record.line);
+            let line = match &self.failed_at {
+                None => format!("error: {place}: {why}"),
+                Some(at) => format!("error: {place}: no answer: the backend failed at {at}"),
+            };
+            self.failed_at.get_or_insert(place);
+            return (line, false);
         }
         match self.mode {
             Mode::Solve { first } => match (outcome.count(), outcome.solution()) {
@@ -255,6 +261,7 @@ fn lines<'a>(mode: Mode<'a>, limit: Limit) -> Lines<'a, BufWriter<io::StdoutLock
         mode,
         limit,
         failed: None,
+        failed_at: None,
         records: 0,
         ok: 0,
         errors: 0,
