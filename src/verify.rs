@@ -148,11 +148,7 @@ fn permutation(values: &[u8], unit: impl Fn() -> String) -> Result<(), VerifyErr
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const PUZZLE: &str =
-        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
-    const SOLUTION: &str =
-        "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+    use crate::test_puzzles::{EASY as PUZZLE, EASY_SOLUTION as SOLUTION};
 
     #[test]
     fn accepts_the_solution() {

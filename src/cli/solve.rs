@@ -106,15 +106,24 @@ impl<W: Write> Lines<'_, W> {
         }
     }
 
-    /// The summary's note on answered records from a gzip member that failed its check
-    /// (each such failure's error names them): empty when there are none.
-    fn suspect_note(&self) -> String {
-        match self.suspect {
+    /// Prints the summary to stderr (with a note on answered records from a gzip member that
+    /// failed its check, each such failure's error naming them); true when every record was
+    /// fine.
+    fn summary(&self, ok: &str, not_ok: &str, start: Instant, backend: &str) -> bool {
+        let suspect = match self.suspect {
             0 => String::new(),
             n => format!(
                 "; {n} of them from a gzip member that failed its check: do not trust those"
             ),
-        }
+        };
+        eprintln!(
+            "sudobench: {} records: {} {ok}, {} {not_ok} ({:.3} s, backend {backend}){suspect}",
+            self.records,
+            self.ok,
+            self.errors,
+            start.elapsed().as_secs_f64(),
+        );
+        self.errors == 0
     }
 
     fn fail(&mut self, e: io::Error) {
@@ -280,16 +289,12 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
     let start = Instant::now();
     let mut out = lines(Mode::Solve { first: args.first }, limit);
     run_lines(&args.backend, &args.files, args.threads, &mut out)?;
-    eprintln!(
-        "sudobench: {} records: {} solved, {} not solved or malformed ({:.3} s, backend {}){}",
-        out.records,
-        out.ok,
-        out.errors,
-        start.elapsed().as_secs_f64(),
-        args.backend.backend,
-        out.suspect_note()
-    );
-    Ok(out.errors == 0)
+    Ok(out.summary(
+        "solved",
+        "not solved or malformed",
+        start,
+        &args.backend.backend,
+    ))
 }
 
 /// `sudobench count`.
@@ -310,14 +315,10 @@ pub fn count(args: &CountArgs) -> Result<bool> {
     };
     let mut out = lines(mode, args.limit);
     run_lines(&args.backend, &args.files, args.threads, &mut out)?;
-    eprintln!(
-        "sudobench: {} records: {} counted, {} unknown or malformed ({:.3} s, backend {}){}",
-        out.records,
-        out.ok,
-        out.errors,
-        start.elapsed().as_secs_f64(),
-        args.backend.backend,
-        out.suspect_note()
-    );
-    Ok(out.errors == 0)
+    Ok(out.summary(
+        "counted",
+        "unknown or malformed",
+        start,
+        &args.backend.backend,
+    ))
 }

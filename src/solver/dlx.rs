@@ -146,11 +146,7 @@ impl Dlx {
 mod tests {
     use super::*;
     use crate::solver::Count;
-
-    const HARD: &str =
-        "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
-    const HARD_SOLUTION: &str =
-        "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+    use crate::test_puzzles::{HARD, HARD_SOLUTION};
 
     #[test]
     fn matrix_shape() {

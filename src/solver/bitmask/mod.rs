@@ -125,14 +125,8 @@ mod tests {
     use crate::grid::Candidates;
     use crate::solver::basic::Basic;
     use crate::solver::Count;
+    use crate::test_puzzles::{EASY, HARD, HARD_SOLUTION};
     use crate::verify;
-
-    const EASY: &str =
-        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
-    const HARD: &str =
-        "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
-    const HARD_SOLUTION: &str =
-        "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
 
     fn grid(text: &str) -> Grid {
         text.parse().expect("test grid")

@@ -654,11 +654,7 @@ impl Solver for Logic {
 mod tests {
     use super::*;
     use crate::solver::Count;
-
-    const MEDIUM: &str =
-        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
-    const HARD: &str =
-        "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+    use crate::test_puzzles::{EASY as MEDIUM, HARD};
 
     fn cell(r: usize, c: usize) -> usize {
         9 * r + c
