@@ -170,8 +170,8 @@ fn kaggle_csv_missing_column_and_wrong_solution() {
         format!("error: {name}:3: CSV row has 1 fields, the header has 2")
     );
     assert!(
-        got[2].starts_with(&format!("error: {name}:4: unique solution"))
-            && got[2].contains("differs from the file's expected"),
+        got[2].starts_with(&format!("error: {name}:4: the file's expected solution"))
+            && got[2].contains("is invalid"),
         "{}",
         got[2]
     );

@@ -102,7 +102,7 @@ fn lying_program_is_flagged() {
     for (i, line) in lines.iter().enumerate() {
         if i % 3 == 2 {
             assert!(
-                line.starts_with(&format!("error: -:{}: backend exec:", i + 1))
+                line.starts_with(&format!("error: -:{}: exec:", i + 1))
                     && line.contains("returned an invalid solution"),
                 "{line}"
             );
