@@ -326,14 +326,10 @@ fn table_names_cpu_and_bundled_sets_run_by_default() {
     let text = stdout(&o);
     assert!(text.starts_with("CPU: "), "{text}");
     assert!(text.contains("hardware threads"));
-    for set in [
-        "puzzles0_kaggle.csv",
-        "puzzles2_17_clue",
-        "puzzles3_magictour_top1465",
-        "puzzles5_forum_hardest_1905_11+",
-        "puzzles6_forum_hardest_1106",
-        "puzzles7_serg_benchmark",
-    ] {
+    let sets = sudobench::format::bundled_sets().expect("bundled data sets");
+    assert!(sets.len() >= 6, "{sets:?}");
+    for path in &sets {
+        let set = path.rsplit('/').next().unwrap().trim_end_matches(".gz");
         assert!(
             text.contains(&format!("{set} — ")),
             "{set} missing:\n{text}"
@@ -341,7 +337,11 @@ fn table_names_cpu_and_bundled_sets_run_by_default() {
     }
     // Every default backend covered all 20 sampled puzzles of every set.
     let backends = sudobench::backends::default_names().count();
-    assert_eq!(text.matches(" 20/20 ").count(), 6 * backends, "{text}");
+    assert_eq!(
+        text.matches(" 20/20 ").count(),
+        sets.len() * backends,
+        "{text}"
+    );
     // Not a terminal: no progress bar escape codes on stderr.
     assert!(!stderr(&o).contains('\u{1b}'));
 }

@@ -2,11 +2,12 @@
 //! runner, print the figures, and (for `report`) rewrite the generated part of RESULTS.md and
 //! the SVG chart.
 
+use super::output::Output;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Duration;
 use sudobench::backends;
 use sudobench::format::{ParseError, Reader, Record};
@@ -136,31 +137,6 @@ impl BenchArgs {
     }
 }
 
-/// The bundled data sets: `data/` under the current directory if it has any, else the one in
-/// the source tree this binary was built from.
-pub fn bundled_sets() -> Result<Vec<String>> {
-    let candidates = [
-        PathBuf::from("data"),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("data"),
-    ];
-    for dir in &candidates {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        let mut files: Vec<String> = entries
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "gz"))
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect();
-        if !files.is_empty() {
-            files.sort();
-            return Ok(files);
-        }
-    }
-    bail!("no data sets given and no bundled data/*.gz found (run from the project directory)")
-}
-
 /// Prints progress bars (on a terminal), mismatches and parse errors to stderr.
 struct CliObserver {
     bar: Option<ProgressBar>,
@@ -287,20 +263,22 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
         bail!("no backend selected");
     }
     let files = if args.files.is_empty() {
-        bundled_sets()?
+        sudobench::format::bundled_sets()
+            .ok_or_else(|| anyhow::anyhow!("no data sets given and no bundled data/*.gz found (run from the project directory)"))?
     } else {
         args.files.clone()
     };
     let machine = Machine::detect();
     let runner = Runner::new(config.clone(), backends);
-    let mut out = std::io::stdout().lock();
+    let mut out = Output::stdout();
     if print {
         let head = match args.format {
             Format::Table => report::table_header(&config, &machine),
             Format::Csv => report::csv_header(),
             Format::Json => String::new(),
         };
-        write_out(&mut out, &head)?;
+        out.write(&head);
+        out.flush();
     }
     let mut sets = Vec::new();
     let mut clean = true;
@@ -330,12 +308,13 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
                 Format::Csv => report::csv_rows(one, &config),
                 Format::Json => report::json_lines(one, &config),
             };
-            write_out(&mut out, &text)?;
+            out.write(&text);
+            out.flush();
         }
         sets.push(set);
     }
     if print && args.format == Format::Table {
-        write_out(&mut out, &report::table_footer(&sets))?;
+        out.write(&report::table_footer(&sets));
     }
     let mismatches: u64 = sets.iter().map(|s| s.mismatch_total).sum();
     if mismatches > 0 {
@@ -352,14 +331,8 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
             }
         }
     }
+    out.finish()?;
     Ok((sets, config, clean))
-}
-
-fn write_out(out: &mut impl Write, text: &str) -> Result<()> {
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(()),
-    }
 }
 
 /// `sudobench bench`.

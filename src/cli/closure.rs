@@ -5,9 +5,9 @@
 //! closure to stop at, so asking them is a usage error. Runs on the library's pipeline, so
 //! `--threads` and interactive input work as for `solve`.
 
+use super::output::Output;
 use super::BackendArgs;
 use anyhow::{bail, Result};
-use std::io::{self, BufWriter, Write};
 use std::time::Instant;
 use sudobench::backends;
 use sudobench::format::{Item, Reader};
@@ -69,51 +69,28 @@ impl Closures {
 }
 
 /// Prints the lines in input order and counts how records ended.
-struct Printer<W: Write> {
-    out: W,
+struct Printer {
+    out: Output,
     counts: [u64; 3],
-    closed: bool,
-    error: Option<io::Error>,
 }
 
-impl<W: Write> Printer<W> {
+impl Printer {
     fn emit(&mut self, line: &str, end: End) {
         self.counts[end as usize] += 1;
-        if self.closed || self.error.is_some() {
-            return;
-        }
-        if let Err(e) = writeln!(self.out, "{line}") {
-            self.fail(e);
-        }
-    }
-
-    fn fail(&mut self, e: io::Error) {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            self.closed = true;
-        } else {
-            self.error = Some(e);
-        }
-    }
-
-    fn open(&self) -> bool {
-        !self.closed && self.error.is_none()
+        self.out.line(line);
     }
 }
 
-impl<W: Write> Sink<Vec<(String, End)>> for Printer<W> {
+impl Sink<Vec<(String, End)>> for Printer {
     fn deliver(&mut self, _: Vec<Item>, lines: Vec<(String, End)>) -> bool {
         for (line, end) in lines {
             self.emit(&line, end);
         }
-        self.open()
+        self.out.is_open()
     }
 
     fn idle(&mut self) {
-        if self.open() {
-            if let Err(e) = self.out.flush() {
-                self.fail(e);
-            }
-        }
+        self.out.flush();
     }
 }
 
@@ -128,10 +105,8 @@ pub fn run(args: &BackendArgs, files: &[String], pencilmarks: bool, threads: u16
     };
     let start = Instant::now();
     let mut printer = Printer {
-        out: BufWriter::new(io::stdout().lock()),
+        out: Output::stdout(),
         counts: [0; 3],
-        closed: false,
-        error: None,
     };
     let mut stages: Vec<Closures> = (0..threads.max(1))
         .map(|_| Closures {
@@ -148,19 +123,12 @@ pub fn run(args: &BackendArgs, files: &[String], pencilmarks: bool, threads: u16
             }
             Err(e) => printer.emit(&format!("error: {e}"), End::Failed),
         }
-        if !printer.open() {
+        if !printer.out.is_open() {
             break;
         }
     }
-    if printer.open() {
-        if let Err(e) = printer.out.flush() {
-            printer.fail(e);
-        }
-    }
-    if let Some(e) = printer.error.take() {
-        return Err(e.into());
-    }
     let [solved, partial, failed] = printer.counts;
+    printer.out.finish()?;
     eprintln!(
         "sudobench: {} records: {solved} solved by deduction, {partial} partial, \
          {failed} without solution or malformed ({:.3} s, backend {}, no guessing)",

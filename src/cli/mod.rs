@@ -9,6 +9,7 @@ mod bench;
 mod closure;
 mod cnf;
 mod input;
+mod output;
 mod proof;
 mod solve;
 mod verify;

@@ -2,13 +2,14 @@
 //! on the library's pipeline (threads, order, contained panics, records answered as they
 //! arrive), every answer judged like `bench` judges it.
 
+use super::output::Output;
 use super::BackendArgs;
 use anyhow::Result;
 use clap::Args;
-use std::io::{self, BufWriter, Write};
 use std::time::Instant;
 use sudobench::format::{ParseError, Record};
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
+use sudobench::solver::sat::prover::Prover;
 use sudobench::solver::{Count, Limit, Outcome};
 
 /// Arguments of `sudobench solve`.
@@ -67,13 +68,13 @@ enum Mode<'a> {
     /// `count`: the count, the solutions behind it with `witness`, proofs with a prover.
     Count {
         witness: bool,
-        prover: Option<&'a super::proof::Prover>,
+        prover: Option<&'a Prover>,
     },
 }
 
 /// Prints one line per input record, in input order, and keeps the totals.
-struct Lines<'a, W: Write> {
-    out: W,
+struct Lines<'a> {
+    out: Output,
     mode: Mode<'a>,
     limit: Limit,
     /// Why the backend failed for good, once it has.
@@ -85,12 +86,9 @@ struct Lines<'a, W: Write> {
     errors: u64,
     /// Records already answered that came from a gzip member that then failed its check.
     suspect: u64,
-    /// Standard output was closed (the reader of a pipe went away): stop quietly.
-    closed: bool,
-    error: Option<io::Error>,
 }
 
-impl<W: Write> Lines<'_, W> {
+impl Lines<'_> {
     fn emit(&mut self, line: &str, ok: bool) {
         self.records += 1;
         if ok {
@@ -98,12 +96,7 @@ impl<W: Write> Lines<'_, W> {
         } else {
             self.errors += 1;
         }
-        if self.closed || self.error.is_some() {
-            return;
-        }
-        if let Err(e) = writeln!(self.out, "{line}") {
-            self.fail(e);
-        }
+        self.out.line(line);
     }
 
     /// Prints the summary to stderr (with a note on answered records from a gzip member that
@@ -124,14 +117,6 @@ impl<W: Write> Lines<'_, W> {
             start.elapsed().as_secs_f64(),
         );
         self.errors == 0
-    }
-
-    fn fail(&mut self, e: io::Error) {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            self.closed = true;
-        } else {
-            self.error = Some(e);
-        }
     }
 
     /// The line for an answer the judge accepted, and whether it counts as fine.
@@ -179,7 +164,7 @@ impl<W: Write> Lines<'_, W> {
     }
 }
 
-impl<W: Write> Observer for Lines<'_, W> {
+impl Observer for Lines<'_> {
     fn puzzle(
         &mut self,
         record: &Record,
@@ -215,25 +200,21 @@ impl<W: Write> Observer for Lines<'_, W> {
     }
 
     fn idle(&mut self) {
-        if !self.closed && self.error.is_none() {
-            if let Err(e) = self.out.flush() {
-                self.fail(e);
-            }
-        }
+        self.out.flush();
     }
 
     fn done(&self) -> bool {
-        self.closed || self.error.is_some()
+        !self.out.is_open()
     }
 }
 
 /// Runs the backend over every file (standard input when there are none) on the library's
 /// pipeline and prints one line per record through `lines`.
-fn run_lines<W: Write>(
+fn run_lines(
     args: &BackendArgs,
     files: &[String],
     threads: u16,
-    lines: &mut Lines<'_, W>,
+    lines: &mut Lines<'_>,
 ) -> Result<()> {
     let backend = Backend::builtin(&args.backend, &args.options())?;
     let config = Config {
@@ -253,20 +234,12 @@ fn run_lines<W: Write>(
             break;
         }
     }
-    if !lines.done() {
-        if let Err(e) = lines.out.flush() {
-            lines.fail(e);
-        }
-    }
-    match lines.error.take() {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
-    }
+    Ok(())
 }
 
-fn lines<'a>(mode: Mode<'a>, limit: Limit) -> Lines<'a, BufWriter<io::StdoutLock<'static>>> {
+fn lines(mode: Mode<'_>, limit: Limit) -> Lines<'_> {
     Lines {
-        out: BufWriter::new(io::stdout().lock()),
+        out: Output::stdout(),
         mode,
         limit,
         failed: None,
@@ -275,8 +248,6 @@ fn lines<'a>(mode: Mode<'a>, limit: Limit) -> Lines<'a, BufWriter<io::StdoutLock
         ok: 0,
         errors: 0,
         suspect: 0,
-        closed: false,
-        error: None,
     }
 }
 
@@ -289,12 +260,14 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
     let start = Instant::now();
     let mut out = lines(Mode::Solve { first: args.first }, limit);
     run_lines(&args.backend, &args.files, args.threads, &mut out)?;
-    Ok(out.summary(
+    let fine = out.summary(
         "solved",
         "not solved or malformed",
         start,
         &args.backend.backend,
-    ))
+    );
+    out.out.finish()?;
+    Ok(fine)
 }
 
 /// `sudobench count`.
@@ -302,7 +275,7 @@ pub fn count(args: &CountArgs) -> Result<bool> {
     let start = Instant::now();
     let prover = match &args.proof {
         None => None,
-        Some(dir) => Some(super::proof::Prover::new(
+        Some(dir) => Some(super::proof::prover(
             dir,
             &args.backend,
             args.limit.get(),
@@ -315,10 +288,12 @@ pub fn count(args: &CountArgs) -> Result<bool> {
     };
     let mut out = lines(mode, args.limit);
     run_lines(&args.backend, &args.files, args.threads, &mut out)?;
-    Ok(out.summary(
+    let fine = out.summary(
         "counted",
         "unknown or malformed",
         start,
         &args.backend.backend,
-    ))
+    );
+    out.out.finish()?;
+    Ok(fine)
 }

@@ -1,9 +1,9 @@
 //! `sudobench verify`: for puzzle collections, each puzzle's solution count (0, 1, 2+) and
 //! solution, optionally confirmed by a second backend of a different kind.
 
+use super::output::Output;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use std::io::{self, BufWriter, Write};
 use sudobench::format::{ParseError, Record};
 use sudobench::report::json_string;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
@@ -42,10 +42,9 @@ pub struct VerifyArgs {
 }
 
 /// Writes one line per puzzle and tallies the counts.
-struct VerifyObserver<W: Write> {
-    out: W,
+struct VerifyObserver {
+    out: Output,
     format: VerifyFormat,
-    broken: bool,
     puzzles: u64,
     unique: u64,
     multiple: u64,
@@ -55,25 +54,9 @@ struct VerifyObserver<W: Write> {
     /// Puzzles already written that came from a gzip member that then failed its check.
     suspect: u64,
     mismatches: u64,
-    error: Option<io::Error>,
 }
 
-impl<W: Write> VerifyObserver<W> {
-    fn write(&mut self, line: &str) {
-        if self.broken || self.error.is_some() {
-            return;
-        }
-        if let Err(e) = self.out.write_all(line.as_bytes()) {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                self.broken = true;
-            } else {
-                self.error = Some(e);
-            }
-        }
-    }
-}
-
-impl<W: Write> Observer for VerifyObserver<W> {
+impl Observer for VerifyObserver {
     fn puzzle(
         &mut self,
         record: &Record,
@@ -114,7 +97,7 @@ impl<W: Write> Observer for VerifyObserver<W> {
                     .unwrap_or_else(|| "null".to_string())
             ),
         };
-        self.write(&line);
+        self.out.write(&line);
     }
 
     fn parse_error(&mut self, error: &ParseError) {
@@ -140,11 +123,9 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         ..Config::default()
     };
     let runner = Runner::new(config, backends);
-    let stdout = io::stdout();
     let mut observer = VerifyObserver {
-        out: BufWriter::new(stdout.lock()),
+        out: Output::stdout(),
         format: args.format,
-        broken: false,
         puzzles: 0,
         unique: 0,
         multiple: 0,
@@ -153,10 +134,9 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         malformed: 0,
         suspect: 0,
         mismatches: 0,
-        error: None,
     };
     if args.format == VerifyFormat::Csv {
-        observer.write("puzzle,count,solution\n");
+        observer.out.line("puzzle,count,solution");
     }
     let mut unreadable = 0u64;
     for file in &args.files {
@@ -164,14 +144,6 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
             eprintln!("error: {e}");
             unreadable += 1;
         }
-    }
-    if let Err(e) = observer.out.flush() {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            return Err(e.into());
-        }
-    }
-    if let Some(e) = observer.error.take() {
-        return Err(e.into());
     }
     let o = &observer;
     eprintln!(
@@ -193,5 +165,7 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
             ),
         }
     );
-    Ok(o.unique == o.puzzles && o.malformed == 0 && unreadable == 0 && o.mismatches == 0)
+    let fine = o.unique == o.puzzles && o.malformed == 0 && unreadable == 0 && o.mismatches == 0;
+    observer.out.finish()?;
+    Ok(fine)
 }

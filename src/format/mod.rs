@@ -119,3 +119,23 @@ impl std::error::Error for ParseError {}
 
 /// What the reader yields: a record, or an error naming file and line.
 pub type Item = Result<Record, ParseError>;
+
+/// The bundled data sets, sorted: `data/*.gz` under the current directory if it has any, else
+/// in the source tree this crate was built from. `None` when neither has any.
+pub fn bundled_sets() -> Option<Vec<String>> {
+    let candidates = [
+        std::path::PathBuf::from("data"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data"),
+    ];
+    candidates.iter().find_map(|dir| {
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .ok()?
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "gz"))
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        (!files.is_empty()).then_some(files)
+    })
+}

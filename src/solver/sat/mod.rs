@@ -43,6 +43,7 @@
 pub mod dimacs;
 pub mod encoding;
 pub mod proof;
+pub mod prover;
 
 pub use encoding::{Encoding, Formula, Givens, Meaning, UnknownEncoding};
 
