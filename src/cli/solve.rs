@@ -42,8 +42,9 @@ pub struct CountArgs {
     #[arg(long, default_value = "2", value_parser = super::parse_limit)]
     limit: Limit,
     /// With `--backend sat`: for each puzzle found unique (or without a solution), write a DRAT
-    /// proof that it has no second solution (no solution) as `SOURCE-LINE.drat`, and the CNF it
-    /// refutes as `SOURCE-LINE.cnf`, here.
+    /// proof that it has no second solution (no solution) as `NAME-LINE.drat`, and the CNF it
+    /// refutes as `NAME-LINE.cnf`, into this new or empty directory (NAME: the input's file
+    /// name, or its path when two inputs share one; see the README).
     #[arg(long)]
     proof: Option<std::path::PathBuf>,
     /// Count on this many threads (output order and content do not change).
