@@ -356,7 +356,8 @@ fn numpy_array<'a, 'py>(
     let shape = array.shape();
     if !matches!(shape, [_, 81] | [_, 9, 9]) {
         return Err(PyValueError::new_err(format!(
-            "{arg}: expected an array of shape (N, 81) or (N, 9, 9), got shape {shape:?}"
+            "{arg}: expected an array of shape (N, 81) or (N, 9, 9), got shape {}",
+            python_tuple(shape)
         )));
     }
     if !matches!(kind, b'i' | b'u') {
@@ -366,6 +367,15 @@ fn numpy_array<'a, 'py>(
         )));
     }
     Ok(Some(array))
+}
+
+/// A shape as Python writes it: `(3, 80)`, `(81,)`.
+fn python_tuple(shape: &[usize]) -> String {
+    let items: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    match items.len() {
+        1 => format!("({},)", items[0]),
+        _ => format!("({})", items.join(", ")),
+    }
 }
 
 /// The cells of every row of an integer array of shape (N, 81) or (N, 9, 9).
