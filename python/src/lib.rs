@@ -13,6 +13,7 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -424,6 +425,8 @@ fn typed_cells<T: Element + Copy + Into<i128>>(
 
 /// Why a batch stopped.
 enum BatchError {
+    /// A Python signal handler raised (Ctrl-C: `KeyboardInterrupt`).
+    Interrupted(PyErr),
     /// A backend failed or gave an answer the verifier rejected, at this puzzle.
     Puzzle(usize, String),
     /// A worker thread's backend could not be built.
@@ -432,10 +435,11 @@ enum BatchError {
     Panic(String),
 }
 
-/// Answers every puzzle with `first` and, for `threads > 1`, more instances of the same
-/// backend on more threads, with the GIL released. Work is handed out in pieces from a shared
-/// queue, and every answer lands in its puzzle's slot, so the result does not depend on the
-/// number of threads.
+/// Answers every puzzle with `first` on the calling thread and, for `threads > 1`, more
+/// instances of the same backend on more threads, with the GIL released. Work is handed out in
+/// pieces from a shared queue, and every answer lands in its puzzle's slot, so the result does
+/// not depend on the number of threads. Between its pieces the calling thread takes the GIL
+/// for a moment to run Python's signal handlers, so Ctrl-C stops a long batch.
 fn run(
     py: Python<'_>,
     first: Backend,
@@ -448,7 +452,7 @@ fn run(
     let result = py.detach(|| {
         let n = puzzles.len();
         let mut answers = vec![Answer::default(); n];
-        let piece = n.div_ceil(threads * 16).clamp(1, 4 * bridge::CHUNK);
+        let piece = n.div_ceil(threads * 16).clamp(1, bridge::CHUNK);
         let threads = threads.min(n.div_ceil(piece)).max(1);
         let errors: Vec<BatchError> = {
             let queue = Mutex::new(
@@ -458,50 +462,59 @@ fn run(
                     .enumerate(),
             );
             let stop = AtomicBool::new(false);
-            let mut first = Some(first);
+            let failed = |e: BatchError| {
+                stop.store(true, Ordering::Relaxed);
+                Err(e)
+            };
+            let work = |own: Option<Backend>, calling_thread: bool| -> Result<(), BatchError> {
+                let mut backend = match own {
+                    Some(b) => b,
+                    None => Backend::build(name, max_nodes).map_err(BatchError::Build)?,
+                };
+                while !stop.load(Ordering::Relaxed) {
+                    if calling_thread {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            return failed(BatchError::Interrupted(e));
+                        }
+                    }
+                    let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
+                    let Some((k, (ps, out))) = next else { break };
+                    if let Err((i, msg)) = backend.count_into(ps, limit, out) {
+                        return failed(BatchError::Puzzle(k * piece + i, msg));
+                    }
+                }
+                Ok(())
+            };
             std::thread::scope(|s| {
-                let workers: Vec<_> = (0..threads)
-                    .map(|_| {
-                        let own = first.take();
-                        let (queue, stop) = (&queue, &stop);
-                        s.spawn(move || -> Result<(), BatchError> {
-                            let mut backend = match own {
-                                Some(b) => b,
-                                None => {
-                                    Backend::build(name, max_nodes).map_err(BatchError::Build)?
-                                }
-                            };
-                            while !stop.load(Ordering::Relaxed) {
-                                let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
-                                let Some((k, (ps, out))) = next else { break };
-                                if let Err((i, msg)) = backend.count_into(ps, limit, out) {
-                                    stop.store(true, Ordering::Relaxed);
-                                    return Err(BatchError::Puzzle(k * piece + i, msg));
-                                }
-                            }
-                            Ok(())
-                        })
-                    })
+                let helpers: Vec<_> = (1..threads)
+                    .map(|_| s.spawn(|| work(None, false)))
                     .collect();
-                workers
-                    .into_iter()
-                    .filter_map(|w| match w.join() {
-                        Ok(r) => r.err(),
-                        Err(payload) => Some(BatchError::Panic(panic_message(&payload))),
-                    })
-                    .collect()
+                let mine = std::panic::catch_unwind(AssertUnwindSafe(|| work(Some(first), true)));
+                let mut errors = Vec::new();
+                for outcome in std::iter::once(mine).chain(helpers.into_iter().map(|h| h.join())) {
+                    match outcome {
+                        Ok(r) => errors.extend(r.err()),
+                        Err(payload) => {
+                            stop.store(true, Ordering::Relaxed);
+                            errors.push(BatchError::Panic(panic_message(&payload)));
+                        }
+                    }
+                }
+                errors
             })
         };
-        // Report the earliest puzzle that failed, whichever thread met it first.
+        // An interruption first, then the earliest puzzle that failed, whichever thread met it.
         match errors.into_iter().min_by_key(|e| match e {
-            BatchError::Puzzle(i, _) => *i,
-            _ => usize::MAX,
+            BatchError::Interrupted(_) => (0, 0),
+            BatchError::Puzzle(i, _) => (1, *i),
+            _ => (2, 0),
         }) {
             Some(e) => Err(e),
             None => Ok(answers),
         }
     });
     result.map_err(|e| match e {
+        BatchError::Interrupted(e) => e,
         BatchError::Puzzle(i, msg) => PyRuntimeError::new_err(format!("puzzle {i}: {msg}")),
         BatchError::Build(msg) => PyRuntimeError::new_err(msg),
         BatchError::Panic(msg) => {
