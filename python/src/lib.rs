@@ -39,8 +39,9 @@ fn backends() -> Vec<&'static str> {
 /// library's independent verifier first.
 ///
 /// The batch runs in Rust without the GIL; ``threads > 1`` splits it over that many threads,
-/// each with its own backend instance, with the same results as one thread. ``max_nodes``
-/// makes each search give up (answer ``None``) after that many nodes.
+/// each with its own backend instance, with the same results as one thread. Ctrl-C
+/// (``KeyboardInterrupt``) stops it within a few hundred puzzles. ``max_nodes`` makes each
+/// search give up (answer ``None``) after that many nodes.
 ///
 /// Raises ``ValueError`` for an unknown backend, ``limit`` or ``threads`` below 1, or a
 /// malformed puzzle (naming its index and what is wrong), and ``RuntimeError`` if a backend
