@@ -52,15 +52,18 @@ fn count(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     backend: &str,
-    limit: i64,
-    threads: i64,
-    max_nodes: Option<u64>,
+    limit: i128,
+    threads: i128,
+    max_nodes: Option<i128>,
 ) -> PyResult<Vec<Option<u32>>> {
     let limit = u32::try_from(limit)
         .ok()
         .filter(|&l| l >= 1)
-        .ok_or_else(|| PyValueError::new_err(format!("limit must be at least 1, got {limit}")))?;
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("limit must be from 1 to {}, got {limit}", u32::MAX))
+        })?;
     let threads = threads_arg(threads)?;
+    let max_nodes = max_nodes_arg(max_nodes)?;
     let first = build(backend, max_nodes)?;
     let input = puzzles_arg(puzzles)?;
     let answers = run(
@@ -94,10 +97,11 @@ fn solve<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
     backend: &str,
-    threads: i64,
-    max_nodes: Option<u64>,
+    threads: i128,
+    max_nodes: Option<i128>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = threads_arg(threads)?;
+    let max_nodes = max_nodes_arg(max_nodes)?;
     let first = build(backend, max_nodes)?;
     let input = puzzles_arg(puzzles)?;
     let answers = run(py, first, backend, max_nodes, &input.puzzles, 2, threads)?;
@@ -203,7 +207,17 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-fn threads_arg(threads: i64) -> PyResult<usize> {
+fn max_nodes_arg(max_nodes: Option<i128>) -> PyResult<Option<u64>> {
+    max_nodes
+        .map(|n| {
+            u64::try_from(n).map_err(|_| {
+                PyValueError::new_err(format!("max_nodes must be from 0 to {}, got {n}", u64::MAX))
+            })
+        })
+        .transpose()
+}
+
+fn threads_arg(threads: i128) -> PyResult<usize> {
     usize::try_from(threads)
         .ok()
         .filter(|&t| t >= 1)
