@@ -2,6 +2,9 @@
 
 import ast
 import inspect
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import sudobench
@@ -53,3 +56,22 @@ def test_stubs_match_the_runtime_signatures():
             default = REQUIRED if p.default is p.empty else p.default
             runtime.append((p.name, kind, default))
         assert stubs[name] == runtime, name
+
+
+def run_mypy(cwd, *args):
+    """Runs mypy (or stubtest) in `cwd`, where it leaves its cache."""
+    env = dict(os.environ, MYPY_CACHE_DIR=str(Path(cwd) / ".mypy_cache"))
+    return subprocess.run(
+        [sys.executable, "-m", *args], capture_output=True, text=True, cwd=cwd, env=env
+    )
+
+
+def test_stubs_agree_with_the_module_for_mypy_stubtest(tmp_path):
+    done = run_mypy(tmp_path, "mypy.stubtest", "sudobench")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_stubs_give_callers_the_documented_types(tmp_path):
+    usage = Path(__file__).with_name("typing_usage.py")
+    done = run_mypy(tmp_path, "mypy", "--strict", str(usage))
+    assert done.returncode == 0, done.stdout + done.stderr

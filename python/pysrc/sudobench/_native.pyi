@@ -11,7 +11,9 @@ _IntArray = TypeVar("_IntArray", bound=npt.NDArray[np.integer])
 
 #: A batch of puzzles: 81-character strings (or 729-character pencilmark lines), or an integer
 #: array of shape (N, 81) or (N, 9, 9) with 0 for empty cells.
-Puzzles = Union[Iterable[str], npt.NDArray[np.integer]]
+_Puzzles = Union[Iterable[str], npt.NDArray[np.integer]]
+
+__all__ = ["__version__", "backends", "check", "count", "read", "solve"]
 
 __version__: str
 
@@ -19,7 +21,7 @@ def backends() -> list[str]:
     """Names of the built-in backends (``"exec:CMD"`` is accepted as a backend too)."""
 
 def count(
-    puzzles: Puzzles,
+    puzzles: _Puzzles,
     backend: str = "bitmask",
     limit: int = 2,
     threads: int = 1,
@@ -51,7 +53,7 @@ def solve(
     several, or undecided)."""
 
 def check(
-    puzzles: Puzzles,
+    puzzles: _Puzzles,
     grids: Union[Iterable[str | None], npt.NDArray[np.integer]],
 ) -> list[bool]:
     """Whether each grid is a complete valid solution that keeps its puzzle's clues."""
