@@ -14,7 +14,7 @@ SLOW_SOLVER = Path(__file__).with_name("slow_solver.py")
 def test_other_threads_run_during_a_batch(tmp_path):
     log = tmp_path / "answered"
     backend = f"exec:{sys.executable} {SLOW_SOLVER} {log}"
-    n = 500  # 1 s of answers at 2 ms each
+    n = 1000  # 2 s of answers at 2 ms each
     result = []
     worker = threading.Thread(target=lambda: result.append(sudobench.count([EMPTY] * n, backend)))
     worker.start()
