@@ -1,0 +1,63 @@
+"""Type stubs of the native module; the full docstrings are on the functions themselves."""
+
+from collections.abc import Iterable
+from os import PathLike
+from typing import TypeVar, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+_IntArray = TypeVar("_IntArray", bound=npt.NDArray[np.integer])
+
+#: A batch of puzzles: 81-character strings (or 729-character pencilmark lines), or an integer
+#: array of shape (N, 81) or (N, 9, 9) with 0 for empty cells.
+_Puzzles = Union[Iterable[str], npt.NDArray[np.integer]]
+
+__all__ = ["__version__", "backends", "check", "count", "read", "solve"]
+
+__version__: str
+
+def backends() -> list[str]:
+    """Names of the built-in backends (``"exec:CMD"`` is accepted as a backend too)."""
+
+def count(
+    puzzles: _Puzzles,
+    backend: str = "bitmask",
+    limit: int = 2,
+    threads: int = 1,
+    *,
+    max_nodes: int | None = None,
+) -> list[int | None]:
+    """Solutions of each puzzle up to ``limit`` (``limit`` means that many or more);
+    ``None`` where the backend could not decide."""
+
+@overload
+def solve(
+    puzzles: _IntArray,
+    backend: str = "bitmask",
+    threads: int = 1,
+    *,
+    max_nodes: int | None = None,
+) -> _IntArray:
+    """The unique solution of each puzzle, same shape and dtype; all zeros where unsolved."""
+
+@overload
+def solve(
+    puzzles: Iterable[str],
+    backend: str = "bitmask",
+    threads: int = 1,
+    *,
+    max_nodes: int | None = None,
+) -> list[str | None]:
+    """The unique solution of each puzzle as 81 digits; ``None`` where unsolved (no solution,
+    several, or undecided)."""
+
+def check(
+    puzzles: _Puzzles,
+    grids: Union[Iterable[str | None], npt.NDArray[np.integer]],
+) -> list[bool]:
+    """Whether each grid is a complete valid solution that keeps its puzzle's clues."""
+
+def read(path: Union[str, PathLike[str]]) -> tuple[list[str], list[str | None]]:
+    """``(puzzles, expected solutions)`` from a puzzle file in any supported format, gzip
+    included."""

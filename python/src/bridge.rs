@@ -1,0 +1,169 @@
+//! Every call into the sudobench library, in one file, so that a change of the library's API
+//! (the `Solver` entry point, `Outcome`'s shape) is a change here only. The rest of the
+//! extension sees plain cell arrays, [`Puzzle`] values it only passes back, and [`Answer`]s.
+
+use sudobench::format::{OpenError, Reader};
+use sudobench::solver::{self, Count, Options, Solver};
+use sudobench::{verify, Candidates, Grid};
+
+/// A parsed puzzle (clue grid or pencilmarks), opaque to the rest of the extension.
+pub type Puzzle = sudobench::Puzzle;
+
+/// Names of the built-in backends, in the library's order.
+pub fn backend_names() -> Vec<&'static str> {
+    solver::builtin_names().collect()
+}
+
+/// Parses an 81-character clue line (`1`-`9`, `.` or `0`) or a 729-character pencilmark line.
+pub fn parse_puzzle(text: &[u8]) -> Result<Puzzle, String> {
+    match text.len() {
+        81 => Grid::from_bytes(text)
+            .map(Puzzle::Grid)
+            .map_err(|e| e.to_string()),
+        729 => Candidates::from_bytes(text)
+            .map(Puzzle::Candidates)
+            .map_err(|e| e.to_string()),
+        n => Err(format!(
+            "has {n} characters, expected 81 (or 729 for pencilmarks)"
+        )),
+    }
+}
+
+/// A clue grid from cell values already checked to be 0..=9.
+pub fn puzzle_from_cells(cells: [u8; 81]) -> Result<Puzzle, String> {
+    Grid::from_cells(cells)
+        .map(Puzzle::Grid)
+        .map_err(|e| e.to_string())
+}
+
+/// Cell values (0 for an empty cell) of an 81-character grid line.
+pub fn parse_grid(text: &[u8]) -> Result<[u8; 81], String> {
+    Grid::from_bytes(text)
+        .map(|g| *g.cells())
+        .map_err(|e| e.to_string())
+}
+
+/// Whether `cells` is a complete valid grid that keeps the puzzle's clues (or, for pencilmarks,
+/// uses only candidates), by the library's independent verifier.
+pub fn is_solution(puzzle: &Puzzle, cells: &[u8; 81]) -> bool {
+    match Grid::from_cells(*cells) {
+        Ok(grid) => verify::check_puzzle(puzzle, &grid).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// What one puzzle's search found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// Solutions found, at most the limit (the limit itself meaning "that many or more");
+    /// `None` when the backend could not decide.
+    pub count: Option<u32>,
+    /// The first solution found, verified.
+    pub solution: Option<[u8; 81]>,
+}
+
+/// One backend instance; it is reused for every puzzle of a thread's share of a batch.
+pub struct Backend {
+    solver: Box<dyn Solver>,
+    outcomes: Vec<sudobench::Outcome>,
+}
+
+/// Puzzles handed to a backend at once (an `exec:` program pipelines them).
+pub const CHUNK: usize = 256;
+
+impl Backend {
+    /// Builds a backend by name (a built-in one or `exec:CMD`); `max_nodes` bounds every search.
+    pub fn build(name: &str, max_nodes: Option<u64>) -> Result<Backend, String> {
+        let options = Options {
+            max_nodes,
+            ..Options::default()
+        };
+        let solver = solver::build(name, &options).map_err(|e| e.to_string())?;
+        Ok(Backend {
+            solver,
+            outcomes: Vec::with_capacity(CHUNK),
+        })
+    }
+
+    /// Looks for up to `limit` solutions of each puzzle, writing one answer per puzzle into
+    /// `answers` (of the same length). Every solution and second solution a backend returns is
+    /// checked by the verifier; a wrong one, or a backend that has failed for good, is an error
+    /// naming the puzzle's position in `puzzles`.
+    pub fn count_into(
+        &mut self,
+        puzzles: &[Puzzle],
+        limit: u32,
+        answers: &mut [Answer],
+    ) -> Result<(), (usize, String)> {
+        let name = self.solver.name();
+        for (start, chunk) in (0..).step_by(CHUNK).zip(puzzles.chunks(CHUNK)) {
+            self.outcomes.clear();
+            self.solver.solve_batch(chunk, limit, &mut self.outcomes);
+            if self.outcomes.len() != chunk.len() {
+                let msg = format!("backend {name} returned too few outcomes");
+                return Err((start + self.outcomes.len(), msg));
+            }
+            let slots = &mut answers[start..start + chunk.len()];
+            for (i, ((puzzle, outcome), slot)) in
+                chunk.iter().zip(&self.outcomes).zip(slots).enumerate()
+            {
+                let count = match outcome.count {
+                    Count::Exactly(n) => Some(n.min(limit)),
+                    Count::Unknown => {
+                        if let Some(fault) = self.solver.fault() {
+                            return Err((start + i, format!("backend {name} failed: {fault}")));
+                        }
+                        None
+                    }
+                };
+                if let Some(solution) = &outcome.solution {
+                    if let Err(e) = verify::check_puzzle(puzzle, solution) {
+                        let msg = format!("backend {name} returned an invalid solution: {e}");
+                        return Err((start + i, msg));
+                    }
+                } else if matches!(count, Some(n) if n > 0) {
+                    let msg = format!("backend {name} reported solutions but returned none");
+                    return Err((start + i, msg));
+                }
+                if let Some(problem) = outcome.second_problem(puzzle) {
+                    return Err((start + i, format!("backend {name} {problem}")));
+                }
+                *slot = Answer {
+                    count,
+                    solution: outcome.solution.map(|g| *g.cells()),
+                };
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why [`read`] failed.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file could not be opened; the message names it.
+    Open(std::io::ErrorKind, String),
+    /// The path is a directory.
+    Directory(String),
+    /// A malformed record or a broken stream, as `FILE:LINE: message`.
+    Malformed(String),
+}
+
+/// Every record of a puzzle file (any format the library reads, plain or gzipped): the
+/// puzzle's line form (81 characters with `.` for empty cells, or 729 for pencilmarks) and the
+/// file's expected solution, if it has one. Stops at the first malformed record.
+pub fn read(path: &str) -> Result<Vec<(String, Option<String>)>, ReadError> {
+    let reader = Reader::open(path).map_err(|e| match e {
+        OpenError::Io { ref source, .. } => ReadError::Open(source.kind(), e.to_string()),
+        OpenError::Directory { .. } => ReadError::Directory(e.to_string()),
+    })?;
+    let mut records = Vec::new();
+    for item in reader {
+        let record = item.map_err(|e| ReadError::Malformed(e.to_string()))?;
+        records.push((
+            record.puzzle.to_line(),
+            record.expected.map(|g| g.to_line()),
+        ));
+    }
+    Ok(records)
+}

@@ -1,0 +1,549 @@
+//! The `sudobench._native` Python module: argument checking, conversion between Python values
+//! and cell arrays, and batches split over threads with the GIL released. Every call into the
+//! sudobench library goes through `bridge`.
+
+mod bridge;
+
+use bridge::{Answer, Backend, Puzzle};
+use numpy::prelude::*;
+use numpy::{Element, PyArray1, PyArrayDescr, PyArrayDyn, PyUntypedArray};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
+    PyTypeError, PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+/// Names of the built-in backends, for the ``backend`` argument of :func:`count` and
+/// :func:`solve`. ``"exec:CMD"`` (an external program speaking sudobench's line protocol) is
+/// accepted there too.
+#[pyfunction]
+fn backends() -> Vec<&'static str> {
+    bridge::backend_names()
+}
+
+/// Counts the solutions of every puzzle, up to ``limit``.
+///
+/// ``puzzles`` is a sequence of strings (81 characters: ``1``-``9`` for clues, ``.`` or ``0``
+/// for empty cells; or 729-character pencilmark lines) or a numpy integer array of shape
+/// ``(N, 81)`` or ``(N, 9, 9)`` with 0 for empty cells.
+///
+/// Returns one entry per puzzle, in order: the number of solutions found, where ``limit``
+/// means "``limit`` or more" (so with the default ``limit=2``: 0 none, 1 unique, 2 several),
+/// or ``None`` when the backend could not decide (an incomplete backend such as
+/// ``projection``, or ``max_nodes`` spent). Every solution a backend returns is checked by the
+/// library's independent verifier first.
+///
+/// The batch runs in Rust without the GIL; ``threads > 1`` splits it over that many threads,
+/// each with its own backend instance, with the same results as one thread. Ctrl-C
+/// (``KeyboardInterrupt``) stops it within a few hundred puzzles. ``max_nodes`` makes each
+/// search give up (answer ``None``) after that many nodes.
+///
+/// Raises ``ValueError`` for an unknown backend, ``limit`` or ``threads`` below 1, or a
+/// malformed puzzle (naming its index and what is wrong), and ``RuntimeError`` if a backend
+/// fails or returns an answer the verifier rejects.
+#[pyfunction]
+#[pyo3(signature = (puzzles, backend = "bitmask", limit = 2, threads = 1, *, max_nodes = None))]
+fn count(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
+    backend: &str,
+    limit: i128,
+    threads: i128,
+    max_nodes: Option<i128>,
+) -> PyResult<Vec<Option<u32>>> {
+    let limit = u32::try_from(limit)
+        .ok()
+        .filter(|&l| l >= 1)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("limit must be from 1 to {}, got {limit}", u32::MAX))
+        })?;
+    let threads = threads_arg(threads)?;
+    let max_nodes = max_nodes_arg(max_nodes)?;
+    let first = build(backend, max_nodes)?;
+    let input = puzzles_arg(puzzles)?;
+    let answers = run(
+        py,
+        first,
+        backend,
+        max_nodes,
+        &input.puzzles,
+        limit,
+        threads,
+    )?;
+    Ok(answers.iter().map(|a| a.count).collect())
+}
+
+/// The unique solution of every puzzle.
+///
+/// ``puzzles`` as for :func:`count`. Each puzzle is searched for up to two solutions; the
+/// answer is its solution when it has exactly one, and the "unsolved" marker otherwise (no
+/// solution, two or more, or undecided: an incomplete backend that gave up, or ``max_nodes``
+/// spent). Use :func:`count` to tell these apart.
+///
+/// For a sequence of strings: a list of 81-digit strings, ``None`` for unsolved. For a numpy
+/// array: an array of the same shape and dtype, each row (or 9x9 block) the solution's digits
+/// 1-9, and all zeros for unsolved. Every returned solution has passed the library's
+/// independent verifier.
+///
+/// ``backend``, ``threads`` and ``max_nodes`` and the errors raised are as for :func:`count`.
+#[pyfunction]
+#[pyo3(signature = (puzzles, backend = "bitmask", threads = 1, *, max_nodes = None))]
+fn solve<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    backend: &str,
+    threads: i128,
+    max_nodes: Option<i128>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let threads = threads_arg(threads)?;
+    let max_nodes = max_nodes_arg(max_nodes)?;
+    let first = build(backend, max_nodes)?;
+    let input = puzzles_arg(puzzles)?;
+    let answers = run(py, first, backend, max_nodes, &input.puzzles, 2, threads)?;
+    let unique = answers.iter().map(|a| match a {
+        Answer {
+            count: Some(1),
+            solution: Some(cells),
+        } => Some(cells),
+        _ => None,
+    });
+    match input.array {
+        Some(layout) => {
+            let mut flat = Vec::with_capacity(answers.len() * 81);
+            for solution in unique {
+                flat.extend_from_slice(solution.unwrap_or(&[0; 81]));
+            }
+            let out = PyArray1::from_vec(py, flat).reshape(layout.shape)?;
+            out.call_method1("astype", (layout.dtype,))
+        }
+        None => {
+            let lines: Vec<Option<Bound<'py, PyString>>> = unique
+                .map(|s| s.map(|cells| PyString::new(py, &digits(cells))))
+                .collect();
+            Ok(lines.into_pyobject(py)?.into_any())
+        }
+    }
+}
+
+/// Whether each grid is a solution of its puzzle: complete, every row, column and box holding
+/// 1-9 once, and keeping every clue of the puzzle (for a pencilmark puzzle: using only its
+/// candidates). Checked by the library's independent verifier.
+///
+/// ``puzzles`` as for :func:`count`; ``grids`` the same number of grids, as a sequence of
+/// 81-character strings (``None`` entries allowed, e.g. from :func:`solve`) or a numpy integer
+/// array of shape ``(N, 81)`` or ``(N, 9, 9)``. An incomplete grid (``.``/``0`` cells), a
+/// ``None`` and an all-zero row are simply not solutions (``False``).
+///
+/// Raises ``ValueError`` when the lengths differ or an entry is malformed (naming its index).
+#[pyfunction]
+fn check(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
+    grids: &Bound<'_, PyAny>,
+) -> PyResult<Vec<bool>> {
+    let input = puzzles_arg(puzzles)?;
+    let grids = grids_arg(grids)?;
+    if input.puzzles.len() != grids.len() {
+        return Err(PyValueError::new_err(format!(
+            "got {} puzzles but {} grids",
+            input.puzzles.len(),
+            grids.len()
+        )));
+    }
+    Ok(py.detach(|| {
+        input
+            .puzzles
+            .iter()
+            .zip(&grids)
+            .map(|(p, g)| g.as_ref().is_some_and(|g| bridge::is_solution(p, g)))
+            .collect()
+    }))
+}
+
+/// Reads a puzzle file in any format sudobench reads, plain or gzipped (detected by the gzip
+/// magic bytes): one puzzle per line (81 characters, optional metadata after whitespace),
+/// ``#`` comment lines, CSV with a puzzle and a solution column (Kaggle's ``quizzes,solutions``)
+/// and 729-character pencilmark lines. ``"-"`` reads standard input.
+///
+/// Returns ``(puzzles, solutions)``: the puzzles as 81-character strings with ``.`` for empty
+/// cells (729 characters for pencilmarks), and for each the file's expected solution as an
+/// 81-digit string, or ``None`` where the file gives none.
+///
+/// Raises ``OSError`` (``FileNotFoundError``, ``IsADirectoryError``, ...) if the file cannot be
+/// opened and ``ValueError`` naming file and line at the first malformed record or corrupt
+/// gzip data.
+#[pyfunction]
+fn read(py: Python<'_>, path: PathBuf) -> PyResult<(Vec<String>, Vec<Option<String>>)> {
+    let path = path
+        .to_str()
+        .ok_or_else(|| PyValueError::new_err(format!("path {path:?} is not valid UTF-8")))?;
+    let records = py.detach(|| bridge::read(path)).map_err(|e| match e {
+        bridge::ReadError::Open(kind, msg) => match kind {
+            std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(msg),
+            std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(msg),
+            _ => PyOSError::new_err(msg),
+        },
+        bridge::ReadError::Directory(msg) => PyIsADirectoryError::new_err(msg),
+        bridge::ReadError::Malformed(msg) => PyValueError::new_err(msg),
+    })?;
+    Ok(records.into_iter().unzip())
+}
+
+/// sudobench from Python: count, solve, check and read Sudoku puzzles with the Rust library's
+/// backends, batches solved without the GIL.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(backends, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(read, m)?)?;
+    Ok(())
+}
+
+fn max_nodes_arg(max_nodes: Option<i128>) -> PyResult<Option<u64>> {
+    max_nodes
+        .map(|n| {
+            u64::try_from(n).map_err(|_| {
+                PyValueError::new_err(format!("max_nodes must be from 0 to {}, got {n}", u64::MAX))
+            })
+        })
+        .transpose()
+}
+
+fn threads_arg(threads: i128) -> PyResult<usize> {
+    usize::try_from(threads)
+        .ok()
+        .filter(|&t| t >= 1)
+        .ok_or_else(|| PyValueError::new_err(format!("threads must be at least 1, got {threads}")))
+}
+
+fn build(backend: &str, max_nodes: Option<u64>) -> PyResult<Backend> {
+    Backend::build(backend, max_nodes).map_err(PyValueError::new_err)
+}
+
+fn digits(cells: &[u8; 81]) -> String {
+    cells.iter().map(|&d| char::from(b'0' + d)).collect()
+}
+
+/// The shape and dtype of a numpy argument, to answer in kind.
+struct Layout<'py> {
+    shape: Vec<usize>,
+    dtype: Bound<'py, PyArrayDescr>,
+}
+
+/// Puzzles parsed from a Python argument, and the array layout when it was a numpy array.
+struct Input<'py> {
+    puzzles: Vec<Puzzle>,
+    array: Option<Layout<'py>>,
+}
+
+fn puzzles_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Input<'py>> {
+    if let Some(array) = numpy_array(obj, "puzzles")? {
+        let cells = array_cells(array, "puzzle")?;
+        let puzzles = cells
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| bridge::puzzle_from_cells(c).map_err(|e| item_error("puzzle", i, e)))
+            .collect::<PyResult<_>>()?;
+        let layout = Layout {
+            shape: array.shape().to_vec(),
+            dtype: array.dtype(),
+        };
+        return Ok(Input {
+            puzzles,
+            array: Some(layout),
+        });
+    }
+    let puzzles = text_items(obj, "puzzles", "puzzle", |i, item| {
+        let text = item_text(item, "puzzle", i, "str of 81 (or 729) characters")?;
+        bridge::parse_puzzle(text.as_bytes()).map_err(|e| item_error("puzzle", i, e))
+    })?;
+    Ok(Input {
+        puzzles,
+        array: None,
+    })
+}
+
+fn grids_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Option<[u8; 81]>>> {
+    if let Some(array) = numpy_array(obj, "grids")? {
+        return Ok(array_cells(array, "grid")?.into_iter().map(Some).collect());
+    }
+    text_items(obj, "grids", "grid", |i, item| {
+        if item.is_none() {
+            return Ok(None);
+        }
+        let text = item_text(item, "grid", i, "str of 81 characters or None")?;
+        bridge::parse_grid(text.as_bytes())
+            .map(Some)
+            .map_err(|e| item_error("grid", i, e))
+    })
+}
+
+fn item_error(what: &str, index: usize, reason: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(format!("{what} {index}: {reason}"))
+}
+
+/// Parses every item of a sequence (any iterable but a single string) with `parse`.
+fn text_items<T>(
+    obj: &Bound<'_, PyAny>,
+    arg: &str,
+    what: &str,
+    mut parse: impl FnMut(usize, &Bound<'_, PyAny>) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    let kind = "a sequence of strings or a numpy integer array";
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(format!(
+            "{arg} must be {kind}, not a single {}; wrap one {what} in a list",
+            type_name(obj)
+        )));
+    }
+    let items = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!("{arg} must be {kind}, not {}", type_name(obj)))
+    })?;
+    let mut out = Vec::with_capacity(obj.len().unwrap_or(0));
+    for (i, item) in items.enumerate() {
+        out.push(parse(i, &item?)?);
+    }
+    Ok(out)
+}
+
+/// The ASCII text of one string item, or a `ValueError` naming the item.
+fn item_text<'a>(
+    item: &'a Bound<'_, PyAny>,
+    what: &str,
+    index: usize,
+    expected: &str,
+) -> PyResult<&'a str> {
+    let s = item.cast::<PyString>().map_err(|_| {
+        item_error(
+            what,
+            index,
+            format!("expected a {expected}, got {}", type_name(item)),
+        )
+    })?;
+    let text = s
+        .to_str()
+        .map_err(|_| item_error(what, index, "is not valid Unicode text"))?;
+    if let Some((column, ch)) = text.chars().enumerate().find(|(_, c)| !c.is_ascii()) {
+        let n = text.chars().count();
+        let reason = if n == 81 || n == 729 {
+            format!("illegal character {ch:?} at column {}", column + 1)
+        } else {
+            format!("has {n} characters, expected 81")
+        };
+        return Err(item_error(what, index, reason));
+    }
+    Ok(text)
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".to_string())
+}
+
+/// The argument as a numpy array, if it is one. Numpy is not imported for this: an object
+/// can only be an array if numpy is already loaded. A one-dimensional array of strings is
+/// left to the sequence path.
+fn numpy_array<'a, 'py>(
+    obj: &'a Bound<'py, PyAny>,
+    arg: &str,
+) -> PyResult<Option<&'a Bound<'py, PyUntypedArray>>> {
+    let py = obj.py();
+    let loaded = py.import("sys")?.getattr("modules")?.contains("numpy")?;
+    if !loaded {
+        return Ok(None);
+    }
+    let Ok(array) = obj.cast::<PyUntypedArray>() else {
+        return Ok(None);
+    };
+    let kind = array.dtype().kind();
+    if array.ndim() == 1 && matches!(kind, b'U' | b'O') {
+        return Ok(None);
+    }
+    let shape = array.shape();
+    if !matches!(shape, [_, 81] | [_, 9, 9]) {
+        return Err(PyValueError::new_err(format!(
+            "{arg}: expected an array of shape (N, 81) or (N, 9, 9), got shape {}",
+            python_tuple(shape)
+        )));
+    }
+    if !matches!(kind, b'i' | b'u') {
+        return Err(PyValueError::new_err(format!(
+            "{arg}: expected an integer array (0 for empty cells), got dtype {}",
+            array.dtype()
+        )));
+    }
+    Ok(Some(array))
+}
+
+/// A shape as Python writes it: `(3, 80)`, `(81,)`.
+fn python_tuple(shape: &[usize]) -> String {
+    let items: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    match items.len() {
+        1 => format!("({},)", items[0]),
+        _ => format!("({})", items.join(", ")),
+    }
+}
+
+/// The cells of every row of an integer array of shape (N, 81) or (N, 9, 9).
+fn array_cells(array: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<Vec<[u8; 81]>> {
+    macro_rules! by_dtype {
+        ($($t:ty),*) => {
+            $(if let Ok(a) = array.cast::<PyArrayDyn<$t>>() {
+                return typed_cells(a, what);
+            })*
+        };
+    }
+    by_dtype!(u8, i8, u16, i16, u32, i32, u64, i64);
+    Err(PyValueError::new_err(format!(
+        "{what}s: unsupported dtype {} (use a native-endian integer type)",
+        array.dtype()
+    )))
+}
+
+fn typed_cells<T: Element + Copy + Into<i128>>(
+    array: &Bound<'_, PyArrayDyn<T>>,
+    what: &str,
+) -> PyResult<Vec<[u8; 81]>> {
+    let readonly = array.try_readonly()?;
+    let view = readonly.as_array();
+    let mut out = Vec::with_capacity(view.shape()[0]);
+    for (i, row) in view.outer_iter().enumerate() {
+        let mut cells = [0u8; 81];
+        for (cell, (slot, &value)) in cells.iter_mut().zip(row.iter()).enumerate() {
+            let value: i128 = value.into();
+            *slot = u8::try_from(value)
+                .ok()
+                .filter(|&v| v <= 9)
+                .ok_or_else(|| {
+                    let (r, c) = (cell / 9 + 1, cell % 9 + 1);
+                    item_error(
+                        what,
+                        i,
+                        format!("cell {cell} (row {r}, column {c}) holds {value}, expected 0-9"),
+                    )
+                })?;
+        }
+        out.push(cells);
+    }
+    Ok(out)
+}
+
+/// Why a batch stopped.
+enum BatchError {
+    /// A Python signal handler raised (Ctrl-C: `KeyboardInterrupt`).
+    Interrupted(PyErr),
+    /// A backend failed or gave an answer the verifier rejected, at this puzzle.
+    Puzzle(usize, String),
+    /// A worker thread's backend could not be built.
+    Build(String),
+    /// A backend panicked.
+    Panic(String),
+}
+
+/// Answers every puzzle with `first` on the calling thread and, for `threads > 1`, more
+/// instances of the same backend on more threads, with the GIL released. Work is handed out in
+/// pieces from a shared queue, and every answer lands in its puzzle's slot, so the result does
+/// not depend on the number of threads. Between its pieces the calling thread takes the GIL
+/// for a moment to run Python's signal handlers, so Ctrl-C stops a long batch.
+fn run(
+    py: Python<'_>,
+    first: Backend,
+    name: &str,
+    max_nodes: Option<u64>,
+    puzzles: &[Puzzle],
+    limit: u32,
+    threads: usize,
+) -> PyResult<Vec<Answer>> {
+    let result = py.detach(|| {
+        let n = puzzles.len();
+        let mut answers = vec![Answer::default(); n];
+        let piece = n.div_ceil(threads * 16).clamp(1, bridge::CHUNK);
+        let threads = threads.min(n.div_ceil(piece)).max(1);
+        let errors: Vec<BatchError> = {
+            let queue = Mutex::new(
+                puzzles
+                    .chunks(piece)
+                    .zip(answers.chunks_mut(piece))
+                    .enumerate(),
+            );
+            let stop = AtomicBool::new(false);
+            let failed = |e: BatchError| {
+                stop.store(true, Ordering::Relaxed);
+                Err(e)
+            };
+            let work = |own: Option<Backend>, calling_thread: bool| -> Result<(), BatchError> {
+                let mut backend = match own {
+                    Some(b) => b,
+                    None => Backend::build(name, max_nodes).map_err(BatchError::Build)?,
+                };
+                while !stop.load(Ordering::Relaxed) {
+                    if calling_thread {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            return failed(BatchError::Interrupted(e));
+                        }
+                    }
+                    let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
+                    let Some((k, (ps, out))) = next else { break };
+                    if let Err((i, msg)) = backend.count_into(ps, limit, out) {
+                        return failed(BatchError::Puzzle(k * piece + i, msg));
+                    }
+                }
+                Ok(())
+            };
+            std::thread::scope(|s| {
+                let helpers: Vec<_> = (1..threads)
+                    .map(|_| s.spawn(|| work(None, false)))
+                    .collect();
+                let mine = std::panic::catch_unwind(AssertUnwindSafe(|| work(Some(first), true)));
+                let mut errors = Vec::new();
+                for outcome in std::iter::once(mine).chain(helpers.into_iter().map(|h| h.join())) {
+                    match outcome {
+                        Ok(r) => errors.extend(r.err()),
+                        Err(payload) => {
+                            stop.store(true, Ordering::Relaxed);
+                            errors.push(BatchError::Panic(panic_message(&payload)));
+                        }
+                    }
+                }
+                errors
+            })
+        };
+        // An interruption first, then the earliest puzzle that failed, whichever thread met it.
+        match errors.into_iter().min_by_key(|e| match e {
+            BatchError::Interrupted(_) => (0, 0),
+            BatchError::Puzzle(i, _) => (1, *i),
+            _ => (2, 0),
+        }) {
+            Some(e) => Err(e),
+            None => Ok(answers),
+        }
+    });
+    result.map_err(|e| match e {
+        BatchError::Interrupted(e) => e,
+        BatchError::Puzzle(i, msg) => PyRuntimeError::new_err(format!("puzzle {i}: {msg}")),
+        BatchError::Build(msg) => PyRuntimeError::new_err(msg),
+        BatchError::Panic(msg) => {
+            PyRuntimeError::new_err(format!("backend {name} panicked: {msg}"))
+        }
+    })
+}
+
+fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".to_string()
+    }
+}
