@@ -3,15 +3,16 @@
 //! extension sees plain cell arrays, [`Puzzle`] values it only passes back, and [`Answer`]s.
 
 use sudobench::format::{OpenError, Reader};
-use sudobench::solver::{self, Count, Options, Solver};
-use sudobench::{verify, Candidates, Grid};
+use sudobench::judge;
+use sudobench::solver::{Count, Limit, Options, Solver};
+use sudobench::{backends, verify, Candidates, Grid};
 
 /// A parsed puzzle (clue grid or pencilmarks), opaque to the rest of the extension.
 pub type Puzzle = sudobench::Puzzle;
 
 /// Names of the built-in backends, in the library's order.
 pub fn backend_names() -> Vec<&'static str> {
-    solver::builtin_names().collect()
+    backends::builtin_names().collect()
 }
 
 /// Parses an 81-character clue line (`1`-`9`, `.` or `0`) or a 729-character pencilmark line.
@@ -78,7 +79,7 @@ impl Backend {
             max_nodes,
             ..Options::default()
         };
-        let solver = solver::build(name, &options).map_err(|e| e.to_string())?;
+        let solver = backends::build(name, &options).map_err(|e| e.to_string())?;
         Ok(Backend {
             solver,
             outcomes: Vec::with_capacity(CHUNK),
@@ -95,10 +96,13 @@ impl Backend {
         limit: u32,
         answers: &mut [Answer],
     ) -> Result<(), (usize, String)> {
-        let name = self.solver.name();
+        let Some(limit) = Limit::new(limit) else {
+            return Err((0, "the limit must be at least 1".to_string()));
+        };
         for (start, chunk) in (0..).step_by(CHUNK).zip(puzzles.chunks(CHUNK)) {
             self.outcomes.clear();
             self.solver.solve_batch(chunk, limit, &mut self.outcomes);
+            let name = self.solver.name();
             if self.outcomes.len() != chunk.len() {
                 let msg = format!("backend {name} returned too few outcomes");
                 return Err((start + self.outcomes.len(), msg));
@@ -107,8 +111,12 @@ impl Backend {
             for (i, ((puzzle, outcome), slot)) in
                 chunk.iter().zip(&self.outcomes).zip(slots).enumerate()
             {
-                let count = match outcome.count {
-                    Count::Exactly(n) => Some(n.min(limit)),
+                // The same typed check every sudobench command applies to an answer.
+                if let Some(problem) = judge::check_answer(puzzle, limit, outcome) {
+                    return Err((start + i, format!("backend {name} {problem}")));
+                }
+                let count = match outcome.count() {
+                    Count::Exactly(n) => Some(n.min(limit.get())),
                     Count::Unknown => {
                         if let Some(fault) = self.solver.fault() {
                             return Err((start + i, format!("backend {name} failed: {fault}")));
@@ -116,21 +124,9 @@ impl Backend {
                         None
                     }
                 };
-                if let Some(solution) = &outcome.solution {
-                    if let Err(e) = verify::check_puzzle(puzzle, solution) {
-                        let msg = format!("backend {name} returned an invalid solution: {e}");
-                        return Err((start + i, msg));
-                    }
-                } else if matches!(count, Some(n) if n > 0) {
-                    let msg = format!("backend {name} reported solutions but returned none");
-                    return Err((start + i, msg));
-                }
-                if let Some(problem) = outcome.second_problem(puzzle) {
-                    return Err((start + i, format!("backend {name} {problem}")));
-                }
                 *slot = Answer {
                     count,
-                    solution: outcome.solution.map(|g| *g.cells()),
+                    solution: outcome.solution().map(|g| *g.cells()),
                 };
             }
         }
