@@ -119,11 +119,9 @@ impl<'a> Worker<'a> {
         let limit = config.limit;
 
         chunk.answers.resize(items.len() * nb, None);
-        chunk.tallies.extend(backends.iter().map(|b| BackendReport {
-            name: b.name().to_string(),
-            complete: b.is_complete(),
-            ..BackendReport::default()
-        }));
+        chunk
+            .tallies
+            .extend(backends.iter().map(BackendReport::empty));
 
         // The puzzles as the backends see them.
         self.puzzles.clear();
@@ -458,15 +456,7 @@ pub(super) fn run(
         source: source.to_string(),
         threads,
         referee: runner.referee.as_ref().map(|b| b.name().to_string()),
-        backends: runner
-            .backends
-            .iter()
-            .map(|b| BackendReport {
-                name: b.name().to_string(),
-                complete: b.is_complete(),
-                ..BackendReport::default()
-            })
-            .collect(),
+        backends: runner.backends.iter().map(BackendReport::empty).collect(),
         ..SetReport::default()
     };
 

@@ -305,6 +305,15 @@ pub struct BackendReport {
 }
 
 impl BackendReport {
+    /// A backend's report before any puzzle.
+    pub fn empty(backend: &Backend) -> BackendReport {
+        BackendReport {
+            name: backend.name().to_string(),
+            complete: backend.is_complete(),
+            ..BackendReport::default()
+        }
+    }
+
     /// Puzzles per second of solving time (0 when nothing was timed).
     pub fn puzzles_per_sec(&self) -> f64 {
         let s = self.time.as_secs_f64();
@@ -424,14 +433,7 @@ impl SetReport {
     pub fn unreadable(source: &str, backends: &[Backend], error: String) -> SetReport {
         SetReport {
             source: source.to_string(),
-            backends: backends
-                .iter()
-                .map(|b| BackendReport {
-                    name: b.name().to_string(),
-                    complete: b.is_complete(),
-                    ..BackendReport::default()
-                })
-                .collect(),
+            backends: backends.iter().map(BackendReport::empty).collect(),
             error: Some(error),
             ..SetReport::default()
         }
