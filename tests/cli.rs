@@ -6,16 +6,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
+use common::{CLASH as NONE, EASY as UNIQUE, EASY_SOLUTION as SOLVED, OPEN, OPEN_A, OPEN_B};
+
 const BIN: &str = env!("CARGO_BIN_EXE_sudobench");
-const SOLVED: &str =
-    "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
-const UNIQUE: &str =
-    "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
 const HARD: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-/// Two 1s in the first row: no solution.
-const NONE: &str =
-    "11...............................................................................";
 
 /// The empty grid: many solutions.
 fn multi() -> String {
@@ -220,14 +217,6 @@ fn a_wrong_expected_solution_is_a_mismatch_and_exit_1() {
     assert_eq!(rows[0]["set_mismatches"], 1);
     assert_eq!(rows[0]["mismatches"], 0);
 }
-
-/// A puzzle with exactly two solutions (1 and 2 swap in r1c1, r1c2, r4c1, r4c2), both.
-const OPEN: &str =
-    "..3456789456789123789123456..4365897365897214897214365531642978642978531978531642";
-const OPEN_A: &str =
-    "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
-const OPEN_B: &str =
-    "213456789456789123789123456124365897365897214897214365531642978642978531978531642";
 
 #[test]
 fn solve_and_count_judge_expected_solutions_like_bench() {

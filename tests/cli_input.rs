@@ -4,18 +4,13 @@
 
 mod common;
 
+use common::{EASY, EASY_SOLUTION, HARD};
+
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-
-const EASY: &str =
-    "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
-const EASY_SOLUTION: &str =
-    "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
-const HARD: &str =
-    "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
 
 fn sudobench(args: &[&str], stdin: Option<&[u8]>) -> Output {
     common::run(args, stdin.unwrap_or_default())

@@ -7,6 +7,9 @@
 //! a solution for at least half of the sampled data-set puzzles, so that one that gives up on
 //! everything fails.
 
+mod common;
+
+use common::{EASY, EASY_SOLUTION, HARD, HARD_SOLUTION};
 use sudobench::backends;
 use sudobench::format::Reader;
 use sudobench::grid::{Candidates, Grid, Puzzle};
@@ -14,15 +17,6 @@ use sudobench::judge;
 use sudobench::solver::Limit;
 use sudobench::solver::{Count, Options, Outcome, Solver};
 use sudobench::verify;
-
-const EASY: &str =
-    "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
-const EASY_SOLUTION: &str =
-    "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
-const HARD: &str =
-    "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
-const HARD_SOLUTION: &str =
-    "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
 
 /// Bundled data sets and the count (limit 2) every puzzle of them has.
 const DATA: &[(&str, u32)] = &[

@@ -4,11 +4,10 @@
 
 mod common;
 
+use common::EASY;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
-
-const EASY: &str =
-    "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

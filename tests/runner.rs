@@ -7,6 +7,9 @@
 //! chosen puzzles. The CLI's exit code on a mismatch is tested in `tests/cli.rs` with a file
 //! whose expected solution is wrong, which goes through the same cross-check.
 
+mod common;
+
+use common::{EASY as PUZZLE, EASY_SOLUTION as SOLVED};
 use std::io::Cursor;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
@@ -17,11 +20,6 @@ use sudobench::runner::{Backend, Config, Mismatch, NoObserver, Observer, Runner,
 use sudobench::solver::basic::Basic;
 use sudobench::solver::{Count, Limit, Options, Outcome, Solver, Stats};
 use sudobench::{Grid, Puzzle};
-
-const SOLVED: &str =
-    "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
-const PUZZLE: &str =
-    "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
 
 fn data_lines(file: &str, n: usize) -> Vec<String> {
     let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
