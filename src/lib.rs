@@ -89,7 +89,9 @@
 //! modules' own public items (tables, helper functions) are for study and may change.
 
 pub mod format;
+pub mod generate;
 pub mod grid;
+pub mod probe;
 pub mod report;
 pub mod runner;
 pub mod solver;

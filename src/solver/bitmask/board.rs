@@ -105,6 +105,13 @@ impl Board {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
 
+    /// Removes digit `d + 1` (0-based `d`) from the candidates of cell `cell` (0..81) of a
+    /// board not yet propagated (the generator's "any other digit here?" question).
+    #[inline]
+    pub(crate) fn exclude_cell(&mut self, d: usize, cell: usize) {
+        self.cand[3 * d + cell / 27] &= !(1 << (cell % 27));
+    }
+
     /// Places digit `d + 1` (0-based `d`) in cell `cell` (0..81) and propagates nothing yet.
     #[inline]
     pub(crate) fn place_cell(&mut self, d: usize, cell: usize) -> Step<()> {

@@ -1,0 +1,243 @@
+//! Clue removal: from a unique puzzle down to a minimal one, one orbit at a time.
+//!
+//! Removing clue `v` from cell `c` of a unique puzzle with solution `S` keeps it unique exactly
+//! when no solution of the smaller puzzle puts another digit in `c` (every solution that keeps
+//! `v` there is a solution of the larger puzzle, so it is `S`). So each test is "does the
+//! puzzle without `c`, with `v` excluded from `c`, have any solution?" — a search that stops at
+//! the first solution and usually ends in a contradiction after a few propagation steps.
+//! Before searching, two tests read off the clues alone: if `c`'s peers hold all eight other
+//! digits (naked single), or some row, column or box of `c` has no other empty cell that `v`
+//! could take (hidden single), the clue is forced and can go. On a full grid most early
+//! removals pass that way without a search.
+//!
+//! An orbit of several cells (symmetric patterns) is removed as a whole: it is forced if each
+//! of its cells is, and otherwise the smaller puzzle's solutions are counted up to two.
+
+use super::search::Searcher;
+use crate::grid::{PEERS, UNITS, UNITS_OF};
+
+/// A set of cells: bit `c` for cell `c`.
+type Cells = u128;
+
+/// The peers of each cell as a cell set.
+const PEER_CELLS: [Cells; 81] = {
+    let mut t = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        let mut j = 0;
+        while j < 20 {
+            t[i] |= 1 << PEERS[i][j];
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The cells of each unit (rows, columns, boxes as in [`UNITS`]).
+const UNIT_CELLS: [Cells; 27] = {
+    let mut t = [0u128; 27];
+    let mut u = 0;
+    while u < 27 {
+        let mut i = 0;
+        while i < 9 {
+            t[u] |= 1 << UNITS[u][i];
+            i += 1;
+        }
+        u += 1;
+    }
+    t
+};
+
+/// The clues of a puzzle under reduction, with the cells of each digit for the single tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Clues {
+    cells: [u8; 81],
+    /// `by_digit[d]`: the clue cells holding digit `d + 1`.
+    by_digit: [Cells; 9],
+    /// Every clue cell.
+    filled: Cells,
+}
+
+impl Clues {
+    /// The clues of `cells` (values 0..=9; 0 empty).
+    pub(crate) fn new(cells: &[u8; 81]) -> Clues {
+        let mut clues = Clues {
+            cells: [0; 81],
+            by_digit: [0; 9],
+            filled: 0,
+        };
+        for (cell, &v) in cells.iter().enumerate() {
+            if (1..=9).contains(&v) {
+                clues.put(cell, v);
+            }
+        }
+        clues
+    }
+
+    pub(crate) fn cells(&self) -> &[u8; 81] {
+        &self.cells
+    }
+
+    pub(crate) fn count(&self) -> u32 {
+        self.filled.count_ones()
+    }
+
+    /// Sets clue `v` (1..=9) in the empty `cell`.
+    pub(crate) fn put(&mut self, cell: usize, v: u8) {
+        self.cells[cell] = v;
+        self.by_digit[usize::from(v - 1)] |= 1 << cell;
+        self.filled |= 1 << cell;
+    }
+
+    /// Empties `cell`, returning its clue (0 if it was empty).
+    pub(crate) fn take(&mut self, cell: usize) -> u8 {
+        let v = self.cells[cell];
+        if v != 0 {
+            self.cells[cell] = 0;
+            self.by_digit[usize::from(v - 1)] &= !(1 << cell);
+            self.filled &= !(1 << cell);
+        }
+        v
+    }
+
+    /// The digits (bit `d` = digit `d + 1`) no clue among `cell`'s peers holds.
+    pub(crate) fn allowed(&self, cell: usize) -> u16 {
+        let peers = PEER_CELLS[cell];
+        let mut mask = 0;
+        for (d, &on) in self.by_digit.iter().enumerate() {
+            if on & peers == 0 {
+                mask |= 1 << d;
+            }
+        }
+        mask
+    }
+
+    /// Whether the empty `cell` must hold `v` by a single read off the clues alone: its peers
+    /// hold every other digit, or in one of its units no other empty cell can take `v`.
+    fn forced(&self, cell: usize, v: u8) -> bool {
+        let d = usize::from(v - 1);
+        if self.allowed(cell) == 1 << d {
+            return true;
+        }
+        let mut seen: Cells = 0;
+        let mut at = self.by_digit[d];
+        while at != 0 {
+            seen |= PEER_CELLS[at.trailing_zeros() as usize];
+            at &= at - 1;
+        }
+        let open = !self.filled & !seen;
+        UNITS_OF[cell]
+            .iter()
+            .any(|&u| open & UNIT_CELLS[usize::from(u)] == 1 << cell)
+    }
+}
+
+/// Removes every orbit of `order` (indices into `orbits`) whose cells are all clues and whose
+/// removal keeps `clues` unique, in that order. `clues` must be a unique puzzle; afterwards it
+/// is minimal among the puzzles with the orbit pattern (no clue orbit can go).
+pub(crate) fn reduce(
+    clues: &mut Clues,
+    orbits: &[Vec<u8>],
+    order: &[usize],
+    searcher: &mut Searcher,
+) {
+    let mut taken = [0u8; 8];
+    for &o in order {
+        let orbit = &orbits[o];
+        if orbit.iter().any(|&c| clues.cells[usize::from(c)] == 0) {
+            continue;
+        }
+        for (t, &c) in taken.iter_mut().zip(orbit) {
+            *t = clues.take(usize::from(c));
+        }
+        let forced = orbit
+            .iter()
+            .zip(&taken)
+            .all(|(&c, &v)| clues.forced(usize::from(c), v));
+        if forced || stays_unique(clues, orbit, &taken, searcher) {
+            continue;
+        }
+        for (&c, &v) in orbit.iter().zip(&taken) {
+            clues.put(usize::from(c), v);
+        }
+    }
+}
+
+/// Whether `clues` (a unique puzzle with the cells of `orbit`, which held `taken`, just
+/// removed) is still unique.
+fn stays_unique(clues: &Clues, orbit: &[u8], taken: &[u8], searcher: &mut Searcher) -> bool {
+    let Some(mut board) = Searcher::board(&clues.cells) else {
+        return false;
+    };
+    if let [c] = orbit {
+        board.exclude_cell(usize::from(taken[0] - 1), usize::from(*c));
+        searcher.count(board, 1) == 0
+    } else {
+        searcher.count(board, 2) == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::pattern::ClueSymmetry;
+    use crate::grid::Grid;
+    use crate::solver::basic::Basic;
+    use crate::solver::{Options, Solver};
+    use crate::symmetry::SplitMix64;
+
+    const SOLUTION: &str =
+        "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+
+    #[test]
+    fn forced_clues_are_singles_of_the_remaining_clues() {
+        let full: Grid = SOLUTION.parse().unwrap();
+        let mut clues = Clues::new(full.cells());
+        // With one cell removed from a full grid, its peers hold the eight other digits.
+        let v = clues.take(40);
+        assert!(clues.forced(40, v));
+        assert_eq!(clues.allowed(40), 1 << (v - 1));
+        // Empty the whole first row: no cell there is a naked single any more (its row is
+        // empty), but every digit's box and column still pin it.
+        let mut row: Vec<(usize, u8)> = (0..9).map(|c| (c, clues.take(c))).collect();
+        assert!(row.iter().all(|&(c, v)| clues.forced(c, v)));
+        // Only v possible in the cell, never another digit.
+        let (c, v) = row.pop().unwrap();
+        assert!(!clues.forced(c, if v == 9 { 1 } else { v + 1 }));
+        assert_eq!(clues.count(), 81 - 10);
+    }
+
+    /// Reduction of a full grid, every symmetry: the result is unique (for the `basic`
+    /// backend) and no orbit of clues can be removed.
+    #[test]
+    fn reduction_leaves_a_unique_puzzle_minimal_for_its_pattern() {
+        let full: Grid = SOLUTION.parse().unwrap();
+        let mut basic = Basic::new(&Options::default());
+        let mut searcher = Searcher::new();
+        for (k, sym) in ClueSymmetry::ALL.into_iter().enumerate() {
+            let orbits = sym.orbits();
+            let mut order: Vec<usize> = (0..orbits.len()).collect();
+            SplitMix64::new(k as u64).shuffle(&mut order);
+            let mut clues = Clues::new(full.cells());
+            reduce(&mut clues, &orbits, &order, &mut searcher);
+            let puzzle = Grid::from_cells(*clues.cells()).unwrap();
+            assert!(sym.holds_for(puzzle.cells()), "{sym}: {puzzle}");
+            let out = basic.solve(&puzzle, 2);
+            assert_eq!(
+                out.count,
+                crate::solver::Count::Exactly(1),
+                "{sym}: {puzzle}"
+            );
+            assert_eq!(out.solution, Some(full));
+            for orbit in orbits.iter().filter(|o| puzzle.get(usize::from(o[0])) != 0) {
+                let mut smaller = puzzle;
+                for &c in orbit {
+                    smaller.set(usize::from(c), 0);
+                }
+                let n = basic.solve(&smaller, 2).count;
+                assert_eq!(n, crate::solver::Count::Exactly(2), "{sym}: {orbit:?}");
+            }
+        }
+    }
+}
