@@ -17,9 +17,11 @@
 //! 3. **Range and hardness.** A puzzle outside `clues` is dropped and the next attempt drawn;
 //!    with a [`Hardness`] goal the puzzle is then changed step by step towards more
 //!    backtracking (see [`climb`]).
-//! 4. **Confirmation.** Before a puzzle is returned, a second backend of another kind
-//!    (`dlx-array` by default) must find it unique with the same solution, and the solution
-//!    must pass the independent [`verify`](crate::verify) check.
+//! 4. **Confirmation.** Before a puzzle is returned, a second backend of another kind must
+//!    find it unique with the same solution, and the solution must pass the independent
+//!    [`verify`](crate::verify) check. The default is `logic` (subset deduction on digit
+//!    boards, sharing no search code with `bitmask`): on generated puzzles it takes about
+//!    12 µs, `dlx-array` 26 µs and `basic` 135 µs, against some 100 µs for the generation.
 
 mod climb;
 pub mod pattern;
@@ -63,7 +65,7 @@ impl Default for Config {
             max_clues: 81,
             hardness: None,
             max_attempts: 100_000,
-            confirm: "dlx-array".to_string(),
+            confirm: "logic".to_string(),
         }
     }
 }
@@ -244,9 +246,17 @@ impl Generator {
         (clues, solution)
     }
 
-    /// A random valid solution grid.
+    /// A random valid solution grid: box 1 a uniformly random permutation (every filling of
+    /// one box is equally likely in a uniformly drawn grid, by relabelling), the rest by the
+    /// randomised search, then a random symmetry.
     fn random_solution(&self, rng: &mut SplitMix64) -> [u8; 81] {
-        let board = crate::solver::bitmask::board::Board::empty();
+        let mut board = crate::solver::bitmask::board::Board::empty();
+        let mut box1 = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+        rng.shuffle(&mut box1);
+        for (k, &d) in box1.iter().enumerate() {
+            // Nine different digits in one box cannot clash.
+            let _ = board.place_cell(usize::from(d) - 1, 9 * (k / 3) + k % 3);
+        }
         // The empty grid always has a solution; the fallback is a fixed valid grid.
         let cells = self
             .searcher
