@@ -35,7 +35,7 @@ use crate::grid::Grid;
 use crate::probe::probe_grid;
 use crate::solver::{BuildError, Options, Solver};
 use crate::symmetry::{mix_seed, SplitMix64, Symmetry};
-use reduce::Clues;
+use reduce::{Clues, Reducer};
 use search::Searcher;
 
 /// What to generate.
@@ -140,6 +140,7 @@ pub struct Generator {
     orbit_of: [usize; 81],
     order: Vec<usize>,
     searcher: Searcher,
+    reducer: Reducer,
     confirm: Box<dyn Solver>,
     climber: Option<climb::Climber>,
 }
@@ -189,6 +190,7 @@ impl Generator {
             order: (0..orbits.len()).collect(),
             orbits,
             searcher: Searcher::new(),
+            reducer: Reducer::default(),
             confirm,
             climber,
             config,
@@ -273,7 +275,8 @@ impl Generator {
             *o = i;
         }
         rng.shuffle(&mut self.order);
-        reduce::reduce(clues, &self.orbits, &self.order, &mut self.searcher);
+        self.reducer
+            .reduce(clues, &self.orbits, &self.order, &mut self.searcher);
     }
 
     /// The puzzle and its solution once the confirming backend agrees: unique, the same

@@ -15,6 +15,7 @@
 
 use super::search::Searcher;
 use crate::grid::{PEERS, UNITS, UNITS_OF};
+use crate::solver::bitmask::board::Board;
 
 /// A set of cells: bit `c` for cell `c`.
 type Cells = u128;
@@ -133,48 +134,127 @@ impl Clues {
     }
 }
 
-/// Removes every orbit of `order` (indices into `orbits`) whose cells are all clues and whose
-/// removal keeps `clues` unique, in that order. `clues` must be a unique puzzle; afterwards it
-/// is minimal among the puzzles with the orbit pattern (no clue orbit can go).
-pub(crate) fn reduce(
-    clues: &mut Clues,
-    orbits: &[Vec<u8>],
-    order: &[usize],
-    searcher: &mut Searcher,
-) {
-    let mut taken = [0u8; 8];
-    for &o in order {
-        let orbit = &orbits[o];
-        if orbit.iter().any(|&c| clues.cells[usize::from(c)] == 0) {
-            continue;
+/// Clue removal with its scratch space: the propagated boards of the clues not yet tested.
+///
+/// Testing orbit `k` of the order asks about the puzzle made of the clues kept so far (`K`)
+/// and the clues not tested yet (`U`, the orbits after `k`). Rather than placing and
+/// propagating all of them for every test, the propagated board of every suffix `U` of the
+/// order is computed once, backwards (each one is the next with one orbit placed), and the
+/// propagated board of `K` grows as clues are kept; a test starts from the two boards' meet,
+/// which is at a fixpoint except where they differ. A cell that either board has already
+/// solved needs no search at all.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Reducer {
+    /// `untested[j]`: the propagated board of the clues in orbits `order[j..]`.
+    untested: Vec<Board>,
+}
+
+impl Reducer {
+    /// Removes every orbit of `order` (indices into `orbits`) whose cells are all clues and
+    /// whose removal keeps `clues` unique, in that order. `clues` must be a unique puzzle;
+    /// afterwards it is minimal among the puzzles with the orbit pattern (no clue orbit can
+    /// go). Should the clues contradict each other after all, nothing is removed.
+    pub(crate) fn reduce(
+        &mut self,
+        clues: &mut Clues,
+        orbits: &[Vec<u8>],
+        order: &[usize],
+        searcher: &mut Searcher,
+    ) {
+        if !self.prepare(clues, orbits, order) {
+            return;
         }
-        for (t, &c) in taken.iter_mut().zip(orbit) {
-            *t = clues.take(usize::from(c));
+        let mut kept = Board::empty();
+        if kept.propagate().is_err() {
+            return;
         }
-        let forced = orbit
-            .iter()
-            .zip(&taken)
-            .all(|(&c, &v)| clues.forced(usize::from(c), v));
-        if forced || stays_unique(clues, orbit, &taken, searcher) {
-            continue;
+        let mut taken = [0u8; 8];
+        for (k, &o) in order.iter().enumerate() {
+            let orbit = &orbits[o];
+            if orbit.iter().any(|&c| clues.cells[usize::from(c)] == 0) {
+                continue;
+            }
+            for (t, &c) in taken.iter_mut().zip(orbit) {
+                *t = clues.take(usize::from(c));
+            }
+            let taken = &taken[..orbit.len()];
+            let forced = orbit
+                .iter()
+                .zip(taken)
+                .all(|(&c, &v)| clues.forced(usize::from(c), v));
+            let untested = &self.untested[k + 1];
+            if forced || stays_unique(untested, &kept, orbit, taken, searcher) {
+                continue;
+            }
+            for (&c, &v) in orbit.iter().zip(taken) {
+                let c = usize::from(c);
+                clues.put(c, v);
+                if kept.is_unsolved_cell(c) && kept.place_cell(usize::from(v - 1), c).is_err() {
+                    return;
+                }
+            }
+            if kept.propagate().is_err() {
+                return;
+            }
         }
-        for (&c, &v) in orbit.iter().zip(&taken) {
-            clues.put(usize::from(c), v);
+    }
+
+    /// Computes `untested`; false if the clues contradict each other.
+    fn prepare(&mut self, clues: &Clues, orbits: &[Vec<u8>], order: &[usize]) -> bool {
+        let mut board = Board::empty();
+        if board.propagate().is_err() {
+            return false;
         }
+        self.untested.clear();
+        self.untested.resize(order.len() + 1, board);
+        for (k, &o) in order.iter().enumerate().rev() {
+            let mut placed = false;
+            for &c in &orbits[o] {
+                let (c, v) = (usize::from(c), clues.cells[usize::from(c)]);
+                if v != 0 && board.is_unsolved_cell(c) {
+                    if board.place_cell(usize::from(v - 1), c).is_err() {
+                        return false;
+                    }
+                    placed = true;
+                }
+            }
+            if placed && board.propagate().is_err() {
+                return false;
+            }
+            self.untested[k] = board;
+        }
+        true
     }
 }
 
-/// Whether `clues` (a unique puzzle with the cells of `orbit`, which held `taken`, just
-/// removed) is still unique.
-fn stays_unique(clues: &Clues, orbit: &[u8], taken: &[u8], searcher: &mut Searcher) -> bool {
-    let Some(mut board) = Searcher::board(&clues.cells) else {
-        return false;
-    };
-    if let [c] = orbit {
-        board.exclude_cell(usize::from(taken[0] - 1), usize::from(*c));
-        searcher.count(board, 1) == 0
-    } else {
-        searcher.count(board, 2) == 1
+/// Whether the puzzle of the clues behind `untested` and `kept` (a unique puzzle with the
+/// cells of `orbit`, which held `taken`, just removed) is still unique.
+fn stays_unique(
+    untested: &Board,
+    kept: &Board,
+    orbit: &[u8],
+    taken: &[u8],
+    searcher: &mut Searcher,
+) -> bool {
+    let mut board = untested.meet(kept);
+    // A cell either board solved holds its clue in every solution.
+    let mut open = 0;
+    let mut last = (0, 0);
+    for (&c, &v) in orbit.iter().zip(taken) {
+        if board.is_unsolved_cell(usize::from(c)) {
+            open += 1;
+            last = (usize::from(c), v);
+        }
+    }
+    match open {
+        0 => true,
+        1 => {
+            // One open cell: unique unless some solution puts another digit there.
+            let (c, v) = last;
+            board.exclude_cell(usize::from(v - 1), c);
+            searcher.count(board, 1) == 0
+        }
+        _ => searcher.count(board, 2) == 1,
     }
 }
 
@@ -220,7 +300,7 @@ mod tests {
             let mut order: Vec<usize> = (0..orbits.len()).collect();
             SplitMix64::new(k as u64).shuffle(&mut order);
             let mut clues = Clues::new(full.cells());
-            reduce(&mut clues, &orbits, &order, &mut searcher);
+            Reducer::default().reduce(&mut clues, &orbits, &order, &mut searcher);
             let puzzle = Grid::from_cells(*clues.cells()).unwrap();
             assert!(sym.holds_for(puzzle.cells()), "{sym}: {puzzle}");
             let out = basic.solve(&puzzle, 2);
