@@ -90,7 +90,9 @@
 
 pub mod format;
 pub mod generate;
+pub mod grade;
 pub mod grid;
+pub mod parallel;
 pub mod probe;
 pub mod report;
 pub mod runner;
