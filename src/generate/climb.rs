@@ -16,8 +16,7 @@
 use super::reduce::Clues;
 use super::search::Searcher;
 use super::{ConfigError, Generator};
-use crate::grid::Grid;
-use crate::probe::probe_grid;
+use crate::grid::{Grid, Puzzle};
 use crate::solver::{Options, Solver};
 use crate::symmetry::{SplitMix64, Symmetry};
 
@@ -73,13 +72,8 @@ impl Climber {
 
     /// Mean guesses of `bitmask` over the climb's symmetries of `cells`.
     fn score(&mut self, cells: &[u8; 81]) -> f64 {
-        let grid = Grid::from_cells(*cells).unwrap_or_default();
-        let total: u64 = self
-            .symmetries
-            .iter()
-            .map(|s| probe_grid(self.bitmask.as_mut(), &s.apply(&grid), 2).guesses)
-            .sum();
-        total as f64 / self.symmetries.len().max(1) as f64
+        let puzzle = Puzzle::Grid(Grid::from_cells(*cells).unwrap_or_default());
+        crate::grade::mean_guesses(self.bitmask.as_mut(), &puzzle, &self.symmetries).0
     }
 
     /// Climbs from a minimal puzzle; the puzzle, its solution and its score once the goal is
