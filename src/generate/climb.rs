@@ -151,7 +151,7 @@ fn mutate(
             0 => return None,
             1 => {
                 let solution = *generator.searcher.first();
-                generator.reduce(&mut next, rng);
+                generator.reduce(&mut next, &solution, rng);
                 return generator.in_range(next.count()).then_some((next, solution));
             }
             _ => {

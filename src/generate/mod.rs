@@ -11,9 +11,9 @@
 //!    permutations, transpose) is applied to it. Every grid can come out, but not with equal
 //!    chances (see the README: the grid is uniform within its symmetry class, the classes are
 //!    weighted by the search).
-//! 2. **Clue removal** ([`reduce`]): the 81 cells (or, for a symmetric pattern, the orbits of
-//!    [`ClueSymmetry`]) in random order, each removed when the puzzle stays unique. The result
-//!    is minimal: no clue (orbit) can be removed any more.
+//! 2. **Clue removal** (the `reduce` module): the 81 cells (or, for a symmetric pattern, the
+//!    orbits of [`ClueSymmetry`]) in random order, each removed when the puzzle stays unique.
+//!    The result is minimal: no clue (orbit) can be removed any more.
 //! 3. **Range and hardness.** A puzzle outside `clues` is dropped and the next attempt drawn;
 //!    with a [`Hardness`] goal the puzzle is then changed step by step towards more
 //!    backtracking (see [`climb`]).
@@ -244,7 +244,7 @@ impl Generator {
     fn random_minimal(&mut self, rng: &mut SplitMix64) -> (Clues, [u8; 81]) {
         let solution = self.random_solution(rng);
         let mut clues = Clues::new(&solution);
-        self.reduce(&mut clues, rng);
+        self.reduce(&mut clues, &solution, rng);
         (clues, solution)
     }
 
@@ -270,13 +270,18 @@ impl Generator {
 
     /// Removes clue orbits in a fresh random order while the puzzle stays unique. The order
     /// is reset before it is shuffled, so it depends on `rng` alone.
-    fn reduce(&mut self, clues: &mut Clues, rng: &mut SplitMix64) {
+    fn reduce(&mut self, clues: &mut Clues, solution: &[u8; 81], rng: &mut SplitMix64) {
         for (i, o) in self.order.iter_mut().enumerate() {
             *o = i;
         }
         rng.shuffle(&mut self.order);
-        self.reducer
-            .reduce(clues, &self.orbits, &self.order, &mut self.searcher);
+        self.reducer.reduce(
+            clues,
+            solution,
+            &self.orbits,
+            &self.order,
+            &mut self.searcher,
+        );
     }
 
     /// The puzzle and its solution once the confirming backend agrees: unique, the same

@@ -143,10 +143,19 @@ impl Clues {
 /// propagated board of `K` grows as clues are kept; a test starts from the two boards' meet,
 /// which is at a fixpoint except where they differ. A cell that either board has already
 /// solved needs no search at all.
+///
+/// Many clues cannot go for a reason that needs no search: they are the last clue of an
+/// *unavoidable set* of the solution, a set of cells whose digits can be rearranged into
+/// another valid grid (a puzzle without a clue there has that grid as a second solution). The
+/// cheapest to find are those of two rows of one band (or two columns of one stack): where the
+/// two rows' digits on some columns are the same set, swapping them on those columns gives
+/// another grid. They are collected before the tests (see [`unavoidable_sets`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Reducer {
     /// `untested[j]`: the propagated board of the clues in orbits `order[j..]`.
     untested: Vec<Board>,
+    /// Unavoidable sets of the solution.
+    unavoidable: Vec<Cells>,
 }
 
 impl Reducer {
@@ -157,6 +166,7 @@ impl Reducer {
     pub(crate) fn reduce(
         &mut self,
         clues: &mut Clues,
+        solution: &[u8; 81],
         orbits: &[Vec<u8>],
         order: &[usize],
         searcher: &mut Searcher,
@@ -164,6 +174,7 @@ impl Reducer {
         if !self.prepare(clues, orbits, order) {
             return;
         }
+        unavoidable_sets(solution, &mut self.unavoidable);
         let mut kept = Board::empty();
         if kept.propagate().is_err() {
             return;
@@ -182,8 +193,9 @@ impl Reducer {
                 .iter()
                 .zip(taken)
                 .all(|(&c, &v)| clues.forced(usize::from(c), v));
+            let unhit = || self.unavoidable.iter().any(|&u| u & clues.filled == 0);
             let untested = &self.untested[k + 1];
-            if forced || stays_unique(untested, &kept, orbit, taken, searcher) {
+            if forced || (!unhit() && stays_unique(untested, &kept, orbit, taken, searcher)) {
                 continue;
             }
             for (&c, &v) in orbit.iter().zip(taken) {
@@ -224,6 +236,53 @@ impl Reducer {
             self.untested[k] = board;
         }
         true
+    }
+}
+
+/// The unavoidable sets of `solution` made by two rows of a band or two columns of a stack,
+/// up to 12 cells, into `out`.
+///
+/// For rows `r1`, `r2` of one band, let `σ(c)` be the column where `r2` holds the digit `r1`
+/// holds in column `c`. On the columns of a cycle of `σ` the two rows hold the same digits, so
+/// exchanging the rows' digits there keeps every row, column and box valid (both rows are in
+/// the same boxes): the cycle's cells are unavoidable. Cycles of length 2 are the classic
+/// "unavoidable rectangles". Columns of a stack work the same way.
+pub(crate) fn unavoidable_sets(solution: &[u8; 81], out: &mut Vec<Cells>) {
+    out.clear();
+    // (line a, line b, cell of position p on a line): rows, then columns.
+    let row_cell = |line: usize, p: usize| 9 * line + p;
+    let col_cell = |line: usize, p: usize| 9 * p + line;
+    for cell_of in [&row_cell as &dyn Fn(usize, usize) -> usize, &col_cell] {
+        for group in 0..3 {
+            for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+                let (a, b) = (3 * group + i, 3 * group + j);
+                // where[d]: the position of digit d on line b.
+                let mut at = [0usize; 10];
+                for p in 0..9 {
+                    at[usize::from(solution[cell_of(b, p)]) % 10] = p;
+                }
+                let mut seen = 0u16;
+                for start in 0..9 {
+                    if seen >> start & 1 != 0 {
+                        continue;
+                    }
+                    let (mut set, mut size, mut p) = (0 as Cells, 0, start);
+                    // A cycle visits each position at most once, so at most 9 steps.
+                    for _ in 0..9 {
+                        seen |= 1 << p;
+                        set |= 1 << cell_of(a, p) | 1 << cell_of(b, p);
+                        size += 2;
+                        p = at[usize::from(solution[cell_of(a, p)]) % 10];
+                        if p == start {
+                            break;
+                        }
+                    }
+                    if size <= 12 {
+                        out.push(set);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -288,6 +347,30 @@ mod tests {
         assert_eq!(clues.count(), 81 - 10);
     }
 
+    /// Every unavoidable set found is one: some other valid grid differs from the solution
+    /// exactly on its cells (found by the `basic` backend with those cells left open and each
+    /// one forbidden its own digit).
+    #[test]
+    fn unavoidable_sets_are_unavoidable() {
+        let full: Grid = SOLUTION.parse().unwrap();
+        let mut sets = Vec::new();
+        unavoidable_sets(full.cells(), &mut sets);
+        assert!(!sets.is_empty());
+        let mut basic = Basic::new(&Options::default());
+        for &set in &sets {
+            let n = set.count_ones();
+            assert!((4..=12).contains(&n) && n % 2 == 0, "{set:b}");
+            let mut masks = [0u16; 81];
+            for (c, m) in masks.iter_mut().enumerate() {
+                let own = 1 << (full.get(c) - 1);
+                *m = if set >> c & 1 != 0 { 0x1ff & !own } else { own };
+            }
+            let cand = crate::grid::Candidates::from_masks(masks).unwrap();
+            let out = basic.solve_candidates(&cand, 1);
+            assert_eq!(out.count, crate::solver::Count::Exactly(1), "{set:b}");
+        }
+    }
+
     /// Reduction of a full grid, every symmetry: the result is unique (for the `basic`
     /// backend) and no orbit of clues can be removed.
     #[test]
@@ -300,7 +383,7 @@ mod tests {
             let mut order: Vec<usize> = (0..orbits.len()).collect();
             SplitMix64::new(k as u64).shuffle(&mut order);
             let mut clues = Clues::new(full.cells());
-            Reducer::default().reduce(&mut clues, &orbits, &order, &mut searcher);
+            Reducer::default().reduce(&mut clues, full.cells(), &orbits, &order, &mut searcher);
             let puzzle = Grid::from_cells(*clues.cells()).unwrap();
             assert!(sym.holds_for(puzzle.cells()), "{sym}: {puzzle}");
             let out = basic.solve(&puzzle, 2);
