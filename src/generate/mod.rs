@@ -16,7 +16,7 @@
 //!    The result is minimal: no clue (orbit) can be removed any more.
 //! 3. **Range and hardness.** A puzzle outside `clues` is dropped and the next attempt drawn;
 //!    with a [`Hardness`] goal the puzzle is then changed step by step towards more
-//!    backtracking (see [`climb`]).
+//!    backtracking (see [`Hardness`] and the `climb` module).
 //! 4. **Confirmation.** Before a puzzle is returned, a second backend of another kind must
 //!    find it unique with the same solution, and the solution must pass the independent
 //!    [`verify`](crate::verify) check. The default is `logic` (subset deduction on digit
