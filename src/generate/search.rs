@@ -184,6 +184,21 @@ mod tests {
             seen.insert(g);
         }
         assert_eq!(seen.len(), 20);
+        // Random fillings of the diagonal boxes (which share no line) always complete.
+        let mut rng = SplitMix64::new(99);
+        for _ in 0..2000 {
+            let mut board = Board::empty();
+            for corner in [0, 30, 60] {
+                let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+                rng.shuffle(&mut digits);
+                for (k, &d) in digits.iter().enumerate() {
+                    board
+                        .place_cell(usize::from(d) - 1, corner + 9 * (k / 3) + k % 3)
+                        .unwrap();
+                }
+            }
+            assert!(s.random_solution(board, &mut rng).is_some());
+        }
         // A board without solutions gives none.
         let mut board = Board::empty();
         for d in 0..9 {
