@@ -184,11 +184,8 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
         return Err(e.into());
     }
     let seconds = started.elapsed().as_secs_f64();
-    let mean_clues = clues
-        .iter()
-        .map(|(&k, &n)| k as f64 * n as f64)
-        .sum::<f64>()
-        / made.max(1) as f64;
+    let total_clues: u64 = clues.iter().map(|(&k, &n)| k as u64 * n).sum();
+    let mean_clues = total_clues as f64 / made.max(1) as f64;
     let histogram: Vec<String> = clues.iter().map(|(k, n)| format!("{k}:{n}")).collect();
     eprint!(
         "sudobench generate: {made} puzzles (symmetry {}) in {seconds:.2} s ({}/s, {} threads); \
