@@ -148,6 +148,30 @@ fn symmetric_patterns_and_clue_ranges() {
 }
 
 #[test]
+fn clue_sets_without_a_solution() {
+    let o = run(&[
+        "generate",
+        "-n",
+        "20",
+        "--no-solution",
+        "--seed",
+        "8",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let sets = lines(&o);
+    assert_eq!(sets.len(), 20);
+    for p in &sets {
+        // The sudoku crate, independent of sudobench, finds no solution.
+        let s = Sudoku::from_str_line(p).expect("a puzzle line");
+        assert_eq!(s.solutions_count_up_to(1), 0, "{p}");
+    }
+    let again = run(&["generate", "-n", "20", "--no-solution", "--seed", "8"]);
+    assert_eq!(lines(&again), sets);
+}
+
+#[test]
 fn usage_errors_exit_2() {
     for args in [
         &["generate", "--clues", "10..16"][..],
@@ -158,6 +182,7 @@ fn usage_errors_exit_2() {
         &["generate", "--confirm", "no-such-backend"],
         &["generate", "--min-guesses", "-3"],
         &["generate", "--hard", "--min-guesses", "3"],
+        &["generate", "--no-solution", "--hard"],
         &["grade"],
     ] {
         let o = run(args);

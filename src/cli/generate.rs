@@ -38,6 +38,10 @@ pub struct GenerateArgs {
     /// Hard puzzles: the same as --min-guesses 20 (about magictour_top1465's mean).
     #[arg(long, conflicts_with = "min_guesses")]
     hard: bool,
+    /// Clue sets without a solution: a random minimal puzzle with one clue changed to a
+    /// digit no clue in its row, column or box holds, leaving no solution.
+    #[arg(long, conflicts_with_all = ["min_guesses", "hard"])]
+    no_solution: bool,
     /// Random symmetries the guesses are averaged over.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10000))]
     symmetries: u32,
@@ -114,6 +118,7 @@ impl GenerateArgs {
             }),
             max_attempts: self.attempts,
             confirm: self.confirm.clone(),
+            no_solution: self.no_solution,
         }
     }
 }

@@ -195,7 +195,7 @@ mod tests {
             assert!(p.guesses.unwrap() >= 4.0);
             let out = basic.solve(&p.puzzle, 2);
             assert_eq!(out.count, Count::Exactly(1));
-            assert_eq!(out.solution, Some(p.solution));
+            assert_eq!(out.solution, p.solution);
             assert_eq!(
                 crate::probe::redundant_clues(&mut basic, &p.puzzle),
                 Some(vec![])

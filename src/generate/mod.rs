@@ -55,6 +55,10 @@ pub struct Config {
     /// The backend that confirms every puzzle's uniqueness (any complete backend but the
     /// generator's own `bitmask`).
     pub confirm: String,
+    /// Make clue sets without a solution instead: a random minimal puzzle with one clue
+    /// changed to a digit no clue in its row, column or box holds, such that no solution is
+    /// left (the confirming backend must count 0). Not with a hardness goal.
+    pub no_solution: bool,
 }
 
 impl Default for Config {
@@ -66,6 +70,7 @@ impl Default for Config {
             hardness: None,
             max_attempts: 100_000,
             confirm: "logic".to_string(),
+            no_solution: false,
         }
     }
 }
@@ -73,10 +78,11 @@ impl Default for Config {
 /// A generated puzzle.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Generated {
-    /// The clues: a minimal puzzle (for its pattern) with exactly one solution.
+    /// The clues: a minimal puzzle (for its pattern) with exactly one solution (with
+    /// [`Config::no_solution`]: a clue set without a solution).
     pub puzzle: Grid,
-    /// Its solution.
-    pub solution: Grid,
+    /// Its solution (`None` for a clue set without one).
+    pub solution: Option<Grid>,
     /// Random solution grids drawn before this puzzle (1 = the first one fitted).
     pub attempts: u64,
     /// With a [`Hardness`] goal: the mean guesses measured for the puzzle.
@@ -174,6 +180,11 @@ impl Generator {
                 config.confirm
             )));
         }
+        if config.no_solution && config.hardness.is_some() {
+            return Err(ConfigError::Hardness(
+                "clue sets without a solution have no hardness goal".to_string(),
+            ));
+        }
         let climber = match &config.hardness {
             Some(h) => Some(climb::Climber::new(h.clone())?),
             None => None,
@@ -211,6 +222,17 @@ impl Generator {
             if !self.in_range(clues.count()) {
                 continue;
             }
+            if self.config.no_solution {
+                let Some(spoiled) = self.spoil(&clues, &mut rng) else {
+                    continue;
+                };
+                return Ok(Generated {
+                    puzzle: self.confirmed_none(&spoiled)?,
+                    solution: None,
+                    attempts: attempt,
+                    guesses: None,
+                });
+            }
             let (clues, solution, guesses) = match self.climber.take() {
                 None => (clues, solution, None),
                 Some(mut climber) => {
@@ -225,7 +247,7 @@ impl Generator {
             let (puzzle, solution) = self.confirmed(&clues, &solution)?;
             return Ok(Generated {
                 puzzle,
-                solution,
+                solution: Some(solution),
                 attempts: attempt,
                 guesses,
             });
@@ -287,6 +309,54 @@ impl Generator {
             &self.order,
             &mut self.searcher,
         );
+    }
+
+    /// `clues` (a unique puzzle) with one clue, tried in random order, changed to a digit no
+    /// clue among its peers holds, tried in random order, such that no solution is left;
+    /// `None` if no such change exists.
+    fn spoil(&mut self, clues: &Clues, rng: &mut SplitMix64) -> Option<Clues> {
+        let mut cells: Vec<usize> = (0..81).filter(|&c| clues.cells()[c] != 0).collect();
+        rng.shuffle(&mut cells);
+        for cell in cells {
+            let mut next = clues.clone();
+            let own = next.take(cell);
+            let mut allowed = next.allowed(cell) & !(1 << (own - 1));
+            while allowed != 0 {
+                let mut k = rng.below(u64::from(allowed.count_ones()));
+                let mut rest = allowed;
+                while k > 0 {
+                    rest &= rest - 1;
+                    k -= 1;
+                }
+                let d = rest.trailing_zeros() as u8;
+                allowed &= !(1 << d);
+                next.put(cell, d + 1);
+                if let Some(board) = Searcher::board(next.cells()) {
+                    if self.searcher.count(board, 1) == 0 {
+                        return Some(next);
+                    }
+                }
+                next.take(cell);
+            }
+        }
+        None
+    }
+
+    /// A clue set without a solution once the confirming backend counts none for it.
+    fn confirmed_none(&mut self, clues: &Clues) -> Result<Grid, GenerateError> {
+        let puzzle = Grid::from_cells(*clues.cells()).unwrap_or_default();
+        let p = probe_grid(self.confirm.as_mut(), &puzzle, 2);
+        match p.count {
+            Some(0) => Ok(puzzle),
+            count => Err(GenerateError::Unconfirmed {
+                puzzle: puzzle.to_line(),
+                backend: self.config.confirm.clone(),
+                detail: format!(
+                    "it counted {} for a clue set meant to have no solution",
+                    count.map_or("unknown".to_string(), |n| n.to_string())
+                ),
+            }),
+        }
     }
 
     /// The puzzle and its solution once the confirming backend agrees: unique, the same
@@ -371,13 +441,50 @@ mod tests {
                 assert!(sym.holds_for(p.puzzle.cells()), "{sym}: {}", p.puzzle);
                 let out = basic.solve(&p.puzzle, 2);
                 assert_eq!(out.count, Count::Exactly(1));
-                assert_eq!(out.solution, Some(p.solution));
+                assert_eq!(out.solution, p.solution);
                 if sym == ClueSymmetry::None {
                     let redundant = crate::probe::redundant_clues(&mut basic, &p.puzzle);
                     assert_eq!(redundant, Some(vec![]), "{}", p.puzzle);
                 }
             }
         }
+    }
+
+    #[test]
+    fn clue_sets_without_a_solution_have_no_direct_clash() {
+        let mut basic = Basic::new(&Options::default());
+        let mut g = Generator::new(Config {
+            no_solution: true,
+            ..Config::default()
+        })
+        .unwrap();
+        for i in 0..10 {
+            let p = g.generate(3, i).unwrap();
+            assert_eq!(p.solution, None);
+            assert_eq!(
+                basic.solve(&p.puzzle, 2).count,
+                Count::Exactly(0),
+                "{}",
+                p.puzzle
+            );
+            // No digit twice in a row, column or box: the clash is never on the surface.
+            for unit in crate::grid::UNITS {
+                let mut seen = 0u16;
+                for &c in &unit {
+                    let v = p.puzzle.get(usize::from(c));
+                    if v != 0 {
+                        assert_eq!(seen & (1 << v), 0, "{}", p.puzzle);
+                        seen |= 1 << v;
+                    }
+                }
+            }
+        }
+        let both = Generator::new(Config {
+            no_solution: true,
+            hardness: Some(Hardness::default()),
+            ..Config::default()
+        });
+        assert!(matches!(both, Err(ConfigError::Hardness(_))));
     }
 
     #[test]
