@@ -384,38 +384,49 @@ fn grade_exit_codes() {
     assert_eq!(missing.status.code(), Some(1));
 }
 
-/// The bundled generated set is what its recorded command makes (its first puzzles; should
-/// the generator change, regenerate the file with the command in its header), and its puzzles
-/// are unique and minimal for the `sudoku` crate.
+/// The bundled generated sets are what their recorded commands make (their first puzzles;
+/// should the generator change, regenerate a file with the command in its header), and the
+/// `sudoku` crate agrees with what they claim: unique and minimal, or no solution.
 #[test]
-fn bundled_generated_set_matches_its_command() {
-    let path = format!(
-        "{}/data/puzzles8_generated_minimal.gz",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut content = String::new();
-    std::io::Read::read_to_string(
-        &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap()),
-        &mut content,
-    )
-    .unwrap();
-    let header: Vec<&str> = content.lines().take_while(|l| l.starts_with('#')).collect();
-    let command = header
-        .iter()
-        .find_map(|l| l.split_once("sudobench generate "))
-        .map(|(_, rest)| rest)
-        .expect("the header names the command");
-    let mut args = vec!["generate"];
-    args.extend(command.split_whitespace());
-    let puzzles: Vec<&str> = content.lines().filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(puzzles.len(), 10_000);
-    // The same command with a smaller count makes the same first puzzles.
-    let count = args.iter().position(|&a| a == "--count").unwrap() + 1;
-    args[count] = "40";
-    let o = run(&args);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert_eq!(lines(&o), puzzles[..40]);
-    for p in puzzles.iter().step_by(500) {
-        assert_unique_and_minimal(p);
+fn bundled_generated_sets_match_their_commands() {
+    for (file, total, unique) in [
+        ("puzzles8_generated_minimal.gz", 10_000, true),
+        ("puzzles9_generated_no_solution.gz", 1_000, false),
+    ] {
+        let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
+        let mut content = String::new();
+        std::io::Read::read_to_string(
+            &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&path).unwrap()),
+            &mut content,
+        )
+        .unwrap();
+        let command = content
+            .lines()
+            .take_while(|l| l.starts_with('#'))
+            .find_map(|l| l.split_once("sudobench generate "))
+            .map(|(_, rest)| rest)
+            .expect("the header names the command");
+        let mut args = vec!["generate"];
+        args.extend(command.split_whitespace());
+        let puzzles: Vec<&str> = content.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(puzzles.len(), total, "{file}");
+        // The same command with a smaller count makes the same first puzzles.
+        let count = args.iter().position(|&a| a == "--count").unwrap() + 1;
+        args[count] = "40";
+        let o = run(&args);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert_eq!(
+            lines(&o),
+            puzzles[..40],
+            "{file}: regenerate it with its command"
+        );
+        for p in puzzles.iter().step_by(50) {
+            if unique {
+                assert_unique_and_minimal(p);
+            } else {
+                let s = Sudoku::from_str_line(p).unwrap();
+                assert_eq!(s.solutions_count_up_to(1), 0, "{p}");
+            }
+        }
     }
 }
