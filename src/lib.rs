@@ -7,7 +7,11 @@
 //! - [`verify`]: the independent checker every answer passes through;
 //! - [`runner`]: streams data sets through backends, cross-checks and times them;
 //! - [`report`]: the runner's figures as a table, CSV, JSON lines, Markdown and an SVG chart;
-//! - [`symmetry`]: validity-preserving grid symmetries and a seeded generator.
+//! - [`symmetry`]: validity-preserving grid symmetries and a seeded generator;
+//! - [`generate`]: random minimal puzzles with one solution, symmetric patterns, hard sets;
+//! - [`grade`]: the hardest deduction a puzzle needs and its backtracking difficulty;
+//! - [`probe`]: the one call through which `generate`, `grade` and `verify --minimal` ask a
+//!   backend; [`parallel`]: the ordered parallel map they run on.
 //!
 //! # Benchmarking your own backend
 //!
