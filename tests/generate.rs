@@ -430,3 +430,40 @@ fn bundled_generated_sets_match_their_commands() {
         }
     }
 }
+
+/// Whole bundled sets: every Kaggle puzzle grades below `search`, every forum-hardest-1106
+/// puzzle at `search`, and the hard set's mean guesses are far above Kaggle's.
+#[test]
+fn grade_whole_sets_kaggle_below_search_1106_at_search() {
+    let o = run(&[
+        "grade",
+        "--summary",
+        "--format",
+        "json",
+        "--symmetries",
+        "2",
+        "--threads",
+        "2",
+        &format!("{}/data/puzzles0_kaggle.csv.gz", env!("CARGO_MANIFEST_DIR")),
+        &format!(
+            "{}/data/puzzles6_forum_hardest_1106.gz",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows: Vec<serde_json::Value> = lines(&o)
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (kaggle, hardest) = (&rows[0], &rows[1]);
+    assert_eq!(kaggle["puzzles"], 25_386);
+    assert_eq!(kaggle["techniques"]["search"], 0);
+    assert_eq!(kaggle["techniques"]["contradiction"], 0);
+    assert_eq!(hardest["puzzles"], 375);
+    assert_eq!(hardest["techniques"]["search"], 375);
+    let guesses = |v: &serde_json::Value| v["mean_guesses"].as_f64().unwrap();
+    assert!(
+        guesses(hardest) > 10.0 * (guesses(kaggle) + 1.0),
+        "{rows:?}"
+    );
+}
