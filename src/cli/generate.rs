@@ -47,7 +47,7 @@ pub struct GenerateArgs {
     symmetries: u32,
     /// Hill-climbing steps from each starting puzzle before a new one is drawn (0: keep or drop
     /// random puzzles as they come).
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 10_000)]
     climb: u32,
     /// Random grids tried per puzzle before giving up on it (exit 1).
     #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]

@@ -37,7 +37,7 @@ impl Default for Hardness {
         Hardness {
             min_guesses: 0.0,
             symmetries: 16,
-            steps: 500,
+            steps: 10_000,
         }
     }
 }
