@@ -178,7 +178,7 @@ mod tests {
     use crate::solver::Count;
 
     #[test]
-    fn climbing_reaches_a_goal_random_puzzles_rarely_meet() {
+    fn climbing_reaches_the_goal_with_unique_minimal_puzzles() {
         let goal = Hardness {
             min_guesses: 4.0,
             symmetries: 8,
