@@ -8,7 +8,11 @@
 //! - [`judge`]: decides which answers to a puzzle are wrong, by evidence, never by majority;
 //! - [`runner`]: streams data sets through backends, cross-checks and times them;
 //! - [`report`]: the runner's figures as a table, CSV, JSON lines, Markdown and an SVG chart;
-//! - [`symmetry`]: validity-preserving grid symmetries and a seeded generator.
+//! - [`symmetry`]: validity-preserving grid symmetries and a seeded generator;
+//! - [`generate`]: random minimal puzzles with one solution, symmetric patterns, hard sets;
+//! - [`grade`]: the hardest deduction a puzzle needs and its backtracking difficulty;
+//! - [`probe`]: the one call through which `generate`, `grade` and `verify --minimal` ask a
+//!   backend (they run on the runner's pipeline, [`runner::pipeline::map_ordered`]).
 //!
 //! # Benchmarking your own backend
 //!
@@ -96,8 +100,11 @@
 pub mod backends;
 pub mod exact_cover;
 pub mod format;
+pub mod generate;
+pub mod grade;
 pub mod grid;
 pub mod judge;
+pub mod probe;
 pub mod report;
 pub mod runner;
 pub mod solver;

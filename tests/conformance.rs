@@ -26,6 +26,8 @@ const DATA: &[(&str, u32)] = &[
     ("data/puzzles5_forum_hardest_1905_11+.gz", 1),
     ("data/puzzles6_forum_hardest_1106.gz", 1),
     ("data/puzzles7_serg_benchmark.gz", 2),
+    ("data/puzzles8_generated_minimal.gz", 1),
+    ("data/puzzles9_generated_no_solution.gz", 0),
 ];
 
 /// Puzzles taken from the start of each bundled set.

@@ -81,7 +81,7 @@ impl Printer {
     }
 }
 
-impl Sink<Vec<(String, End)>> for Printer {
+impl Sink<Item, Vec<(String, End)>> for Printer {
     fn deliver(&mut self, _: Vec<Item>, lines: Vec<(String, End)>) -> bool {
         for (line, end) in lines {
             self.emit(&line, end);

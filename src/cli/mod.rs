@@ -8,7 +8,10 @@ mod backends;
 mod bench;
 mod closure;
 mod cnf;
+mod generate;
+mod grade;
 mod input;
+mod minimal;
 mod output;
 mod proof;
 mod solve;
@@ -45,6 +48,10 @@ enum Command {
     Report(bench::ReportArgs),
     /// Write puzzles as DIMACS CNF in a SAT encoding of the `sat` backend.
     Cnf(cnf::CnfArgs),
+    /// Make random minimal puzzles with exactly one solution, one per line.
+    Generate(generate::GenerateArgs),
+    /// Grade puzzles: hardest technique needed, backtracking guesses, clues; per-file summary.
+    Grade(grade::GradeArgs),
 }
 
 /// The backend of `solve` and `count`, and its settings.
@@ -130,5 +137,7 @@ pub fn run() -> Result<bool> {
         Command::Verify(args) => verify::verify(&args),
         Command::Report(args) => bench::report(&args),
         Command::Cnf(args) => cnf::cnf(&args),
+        Command::Generate(args) => generate::generate(&args),
+        Command::Grade(args) => grade::grade(&args),
     }
 }

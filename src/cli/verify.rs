@@ -33,6 +33,10 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Csv)]
     format: VerifyFormat,
+    /// Also check that every unique puzzle is minimal: removing any one clue leaves two or
+    /// more solutions (redundant clues are named on stderr; exit 1).
+    #[arg(long)]
+    minimal: bool,
     /// Worker threads (output stays in input order).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
@@ -54,6 +58,9 @@ struct VerifyObserver {
     /// Puzzles already written that came from a gzip member that then failed its check.
     suspect: u64,
     mismatches: u64,
+    /// With `--minimal`: the backend that counts the smaller puzzles, and the failures.
+    minimal: Option<Box<dyn sudobench::solver::Solver>>,
+    not_minimal: u64,
 }
 
 impl Observer for VerifyObserver {
@@ -74,6 +81,12 @@ impl Observer for VerifyObserver {
         };
         // A solution is only "the" solution when it is unique.
         let solution = solution.filter(|_| count == Count::Exactly(1));
+        if let (Some(solver), Count::Exactly(1)) = (self.minimal.as_mut(), count) {
+            if let Some(message) = super::minimal::not_minimal(record, solver.as_mut()) {
+                self.not_minimal += 1;
+                eprintln!("error: {message}");
+            }
+        }
         match count {
             Count::Exactly(0) => self.none += 1,
             Count::Exactly(1) => self.unique += 1,
@@ -134,6 +147,11 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         malformed: 0,
         suspect: 0,
         mismatches: 0,
+        minimal: match args.minimal {
+            true => Some(sudobench::backends::build(&args.backend, &options)?),
+            false => None,
+        },
+        not_minimal: 0,
     };
     if args.format == VerifyFormat::Csv {
         observer.out.line("puzzle,count,solution");
@@ -165,7 +183,14 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
             ),
         }
     );
-    let fine = o.unique == o.puzzles && o.malformed == 0 && unreadable == 0 && o.mismatches == 0;
+    if args.minimal {
+        eprintln!("sudobench verify: {} not minimal", o.not_minimal);
+    }
+    let fine = o.unique == o.puzzles
+        && o.malformed == 0
+        && unreadable == 0
+        && o.mismatches == 0
+        && o.not_minimal == 0;
     observer.out.finish()?;
     Ok(fine)
 }

@@ -377,7 +377,7 @@ struct Deliver<'a> {
     told: Vec<bool>,
 }
 
-impl Sink<Chunk> for Deliver<'_> {
+impl Sink<Item, Chunk> for Deliver<'_> {
     fn deliver(&mut self, items: Vec<Item>, mut chunk: Chunk) -> bool {
         let nb = self.report.backends.len();
         for (b, tally) in chunk.tallies.iter().enumerate() {

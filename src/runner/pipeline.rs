@@ -3,17 +3,20 @@
 //! calling thread, and records answered as they arrive.
 //!
 //! What a batch is turned into is up to the [`Stage`]: the benchmark runner's stage solves it
-//! with every backend and judges the answers; `solve --no-guess` computes logical closures.
-//! Reading, threads, order, bounded memory and interactive input are handled here once.
+//! with every backend and judges the answers; `solve --no-guess` computes logical closures;
+//! `generate` and `grade` go through [`map_ordered`]. Reading, threads, order, bounded memory,
+//! interactive input and a worker's panic are handled here once.
 
 use crate::format::{Item, Reader};
 use crate::util::thread_cpu_time;
 use std::collections::BTreeMap;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
-/// A stream of records that can say whether the next one is already at hand.
-pub trait Source: Iterator<Item = Item> {
+/// A stream of items (records, by default) that can say whether the next one is already at
+/// hand.
+pub trait Source<T = Item>: Iterator<Item = T> {
     /// Whether [`next`](Iterator::next) will answer without waiting for more input. The
     /// pipeline answers what it has before it waits, so that a program or a person feeding
     /// standard input one puzzle at a time gets each answer at once. The default, `true`,
@@ -29,25 +32,26 @@ impl Source for Reader {
     }
 }
 
-/// Any iterator of items as a [`Source`] that never waits.
+/// Any iterator as a [`Source`] that never waits.
 pub struct Ready<I>(pub I);
 
-impl<I: Iterator<Item = Item>> Iterator for Ready<I> {
-    type Item = Item;
-    fn next(&mut self) -> Option<Item> {
+impl<I: Iterator> Iterator for Ready<I> {
+    type Item = I::Item;
+    fn next(&mut self) -> Option<I::Item> {
         self.0.next()
     }
 }
 
-impl<I: Iterator<Item = Item>> Source for Ready<I> {}
+impl<I: Iterator> Source<I::Item> for Ready<I> {}
 
 /// Work done on one batch, on a worker thread. Each thread owns one stage.
-pub trait Stage: Send {
+pub trait Stage<T = Item>: Send {
     /// What a batch turns into.
     type Output: Send;
-    /// Processes one batch. A stage that calls code which may panic contains the panic itself
-    /// (the runner's stage puts a panicking backend out of use and answers `unknown`).
-    fn process(&mut self, items: &[Item]) -> Self::Output;
+    /// Processes one batch. A panic here stops the run and is raised again on the calling
+    /// thread; a stage that wants to go on after one contains it itself (the runner's stage
+    /// puts a panicking backend out of use and answers `unknown`).
+    fn process(&mut self, items: &[T]) -> Self::Output;
 }
 
 /// Time spent reading (gunzip and parsing included): wall clock and CPU time of the reading
@@ -61,16 +65,16 @@ pub struct ReadTime {
 }
 
 /// What the calling thread is told, in input order.
-pub trait Sink<O> {
+pub trait Sink<T, O> {
     /// A processed batch; return `false` to stop early (standard output closed, say).
-    fn deliver(&mut self, items: Vec<Item>, output: O) -> bool;
+    fn deliver(&mut self, items: Vec<T>, output: O) -> bool;
     /// The pipeline is about to wait for input: show what has been answered so far.
     fn idle(&mut self) {}
 }
 
 /// Reads the next batch: waits for the first item, then takes only what is at hand, up to
 /// `size`. Empty at the end of the source.
-fn next_batch(source: &mut dyn Source, size: usize, time: &mut ReadTime) -> Vec<Item> {
+fn next_batch<T>(source: &mut dyn Source<T>, size: usize, time: &mut ReadTime) -> Vec<T> {
     let (t, cpu) = (Instant::now(), thread_cpu_time());
     let mut items = Vec::with_capacity(size.min(4096));
     if let Some(first) = source.next() {
@@ -88,14 +92,15 @@ fn next_batch(source: &mut dyn Source, size: usize, time: &mut ReadTime) -> Vec<
 }
 
 /// Runs `source` through `stages` (one per worker; with one stage everything happens on the
-/// calling thread) in batches of at most `batch_size` records, and hands every batch to `sink`
+/// calling thread) in batches of at most `batch_size` items, and hands every batch to `sink`
 /// in input order. Returns the time spent reading. At most four batches per worker are in
-/// flight, so memory stays bounded whatever the source's size.
-pub fn run_ordered<S: Stage>(
-    source: &mut dyn Source,
+/// flight, so memory stays bounded whatever the source's size. A worker's panic stops the
+/// run and is raised again here once the workers have stopped.
+pub fn run_ordered<T: Send, S: Stage<T>>(
+    source: &mut dyn Source<T>,
     stages: &mut [S],
     batch_size: usize,
-    sink: &mut dyn Sink<S::Output>,
+    sink: &mut dyn Sink<T, S::Output>,
 ) -> ReadTime {
     let mut time = ReadTime::default();
     let batch_size = batch_size.max(1);
@@ -119,9 +124,10 @@ pub fn run_ordered<S: Stage>(
     }
 
     let threads = stages.len();
-    let (work_tx, work_rx) = mpsc::sync_channel::<(u64, Vec<Item>)>(threads * 2);
+    let (work_tx, work_rx) = mpsc::sync_channel::<(u64, Vec<T>)>(threads * 2);
     let work_rx = Mutex::new(work_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(u64, Vec<Item>, S::Output)>();
+    let (done_tx, done_rx) = mpsc::channel::<(u64, Vec<T>, Done<S::Output>)>();
+    let mut panicked = None;
     std::thread::scope(|scope| {
         for stage in stages.iter_mut() {
             let (work_rx, done_tx) = (&work_rx, done_tx.clone());
@@ -131,8 +137,9 @@ pub fn run_ordered<S: Stage>(
                     Err(_) => return,
                 };
                 let Ok((seq, items)) = next else { return };
-                let output = stage.process(&items);
-                if done_tx.send((seq, items, output)).is_err() {
+                let output = panic::catch_unwind(AssertUnwindSafe(|| stage.process(&items)));
+                let failed = output.is_err();
+                if done_tx.send((seq, items, output)).is_err() || failed {
                     return;
                 }
             });
@@ -143,9 +150,9 @@ pub fn run_ordered<S: Stage>(
         let max_in_flight = 4 * threads as u64;
         let mut open = true;
         // Delivers what is done, in order; `open` turns false once the sink wants no more.
-        fn drain<O>(
-            sink: &mut dyn Sink<O>,
-            pending: &mut BTreeMap<u64, (Vec<Item>, O)>,
+        fn drain<T, O>(
+            sink: &mut dyn Sink<T, O>,
+            pending: &mut BTreeMap<u64, (Vec<T>, O)>,
             delivered: &mut u64,
             open: &mut bool,
         ) {
@@ -156,18 +163,30 @@ pub fn run_ordered<S: Stage>(
                 }
             }
         }
+        // Files a finished batch, or notes a worker's panic (which stops the run).
+        let mut receive = |(seq, items, output): (u64, Vec<T>, Done<S::Output>),
+                           pending: &mut BTreeMap<u64, (Vec<T>, S::Output)>,
+                           open: &mut bool| match output {
+            Ok(output) => {
+                pending.insert(seq, (items, output));
+            }
+            Err(payload) => {
+                panicked.get_or_insert(payload);
+                *open = false;
+            }
+        };
         let mut reading = true;
         while reading && open {
-            while let Ok((seq, items, output)) = done_rx.try_recv() {
-                pending.insert(seq, (items, output));
+            while let Ok(done) = done_rx.try_recv() {
+                receive(done, &mut pending, &mut open);
             }
             drain(sink, &mut pending, &mut delivered, &mut open);
             // Answers outstanding and no input at hand, or too much in flight: wait for
             // answers rather than for input.
             if sent > delivered && (!source.ready() || sent - delivered >= max_in_flight) {
                 match done_rx.recv() {
-                    Ok((seq, items, output)) => {
-                        pending.insert(seq, (items, output));
+                    Ok(done) => {
+                        receive(done, &mut pending, &mut open);
                         continue;
                     }
                     Err(_) => break,
@@ -186,12 +205,62 @@ pub fn run_ordered<S: Stage>(
             }
         }
         drop(work_tx);
-        for (seq, items, output) in done_rx {
-            pending.insert(seq, (items, output));
+        for done in done_rx {
+            receive(done, &mut pending, &mut open);
             drain(sink, &mut pending, &mut delivered, &mut open);
         }
     });
+    if let Some(payload) = panicked {
+        panic::resume_unwind(payload);
+    }
     time
+}
+
+/// A batch's output, or the panic that ended it.
+type Done<O> = std::thread::Result<O>;
+
+/// Maps `items` through `work` on `threads` threads, each with its own worker state from
+/// `make`, and hands every item with its result to `emit` in input order; `emit` returning
+/// `false` stops the run. The output is the same for any number of threads when each result
+/// depends on its item alone. A panic in `work` is raised again on the calling thread.
+pub fn map_ordered<I, O, W>(
+    items: impl Iterator<Item = I>,
+    threads: usize,
+    batch_size: usize,
+    make: impl Fn() -> W,
+    work: impl Fn(&mut W, &I) -> O + Sync,
+    emit: impl FnMut(I, O) -> bool,
+) where
+    I: Send,
+    O: Send,
+    W: Send,
+{
+    struct Map<'a, W, F> {
+        worker: W,
+        work: &'a F,
+    }
+    impl<I, O: Send, W: Send, F: Fn(&mut W, &I) -> O + Sync> Stage<I> for Map<'_, W, F> {
+        type Output = Vec<O>;
+        fn process(&mut self, items: &[I]) -> Vec<O> {
+            items
+                .iter()
+                .map(|i| (self.work)(&mut self.worker, i))
+                .collect()
+        }
+    }
+    struct Emit<F>(F);
+    impl<I, O, F: FnMut(I, O) -> bool> Sink<I, Vec<O>> for Emit<F> {
+        fn deliver(&mut self, items: Vec<I>, outputs: Vec<O>) -> bool {
+            items.into_iter().zip(outputs).all(|(i, o)| (self.0)(i, o))
+        }
+    }
+    let mut stages: Vec<Map<W, _>> = (0..threads.max(1))
+        .map(|_| Map {
+            worker: make(),
+            work: &work,
+        })
+        .collect();
+    run_ordered(&mut Ready(items), &mut stages, batch_size, &mut Emit(emit));
 }
 
 #[cfg(test)]
@@ -215,7 +284,7 @@ mod tests {
 
     struct Collect(Vec<u64>, usize);
 
-    impl Sink<Vec<u64>> for Collect {
+    impl Sink<Item, Vec<u64>> for Collect {
         fn deliver(&mut self, items: Vec<Item>, output: Vec<u64>) -> bool {
             assert_eq!(items.len(), output.len());
             self.0.extend(output);
@@ -244,7 +313,7 @@ mod tests {
     #[test]
     fn a_sink_can_stop_the_run() {
         struct Stop(usize);
-        impl Sink<Vec<u64>> for Stop {
+        impl Sink<Item, Vec<u64>> for Stop {
             fn deliver(&mut self, _: Vec<Item>, _: Vec<u64>) -> bool {
                 self.0 += 1;
                 self.0 < 3
@@ -258,6 +327,41 @@ mod tests {
             if threads == 1 {
                 assert_eq!(sink.0, 3);
             }
+        }
+    }
+
+    #[test]
+    fn map_ordered_keeps_order_and_raises_a_workers_panic() {
+        for threads in [1, 2, 3] {
+            let mut seen = Vec::new();
+            map_ordered(
+                0..1000u64,
+                threads,
+                7,
+                || 0u64,
+                |_, &i| i * i,
+                |i, o| {
+                    seen.push((i, o));
+                    true
+                },
+            );
+            assert_eq!(seen, (0..1000).map(|i| (i, i * i)).collect::<Vec<_>>());
+        }
+        for threads in [1, 2] {
+            let run = std::panic::catch_unwind(|| {
+                map_ordered(
+                    0..1000u64,
+                    threads,
+                    7,
+                    || (),
+                    |_, &i| {
+                        assert!(i != 500, "item 500");
+                        i
+                    },
+                    |_, _| true,
+                )
+            });
+            assert!(run.is_err(), "{threads} threads");
         }
     }
 }

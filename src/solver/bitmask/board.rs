@@ -105,6 +105,47 @@ impl Board {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
 
+    /// Whether cell `cell` (0..81) is not solved yet.
+    #[inline]
+    pub(crate) fn is_unsolved_cell(&self, cell: usize) -> bool {
+        self.unsolved[cell / 27] >> (cell % 27) & 1 != 0
+    }
+
+    /// The board of both boards' clues, from two boards of consistent clue sets (for the
+    /// generator, which keeps propagated boards of parts of a puzzle): the candidates both
+    /// allow, the cells either solved. A word equal to a propagated word of either board
+    /// needs no update (updating it again can only repeat what that board did, and the
+    /// result holds less); every other word is marked for one.
+    pub(crate) fn meet(&self, other: &Board) -> Board {
+        let mut cand = [0u32; 28];
+        let mut seen = [STALE; 28];
+        for i in 0..28 {
+            let c = self.cand[i] & other.cand[i];
+            cand[i] = c;
+            if (c == self.cand[i] && self.seen[i] == c)
+                || (c == other.cand[i] && other.seen[i] == c)
+            {
+                seen[i] = c;
+            }
+        }
+        Board {
+            cand,
+            seen,
+            unsolved: [
+                self.unsolved[0] & other.unsolved[0],
+                self.unsolved[1] & other.unsolved[1],
+                self.unsolved[2] & other.unsolved[2],
+            ],
+        }
+    }
+
+    /// Removes digit `d + 1` (0-based `d`) from the candidates of cell `cell` (0..81) of a
+    /// board not yet propagated (the generator's "any other digit here?" question).
+    #[inline]
+    pub(crate) fn exclude_cell(&mut self, d: usize, cell: usize) {
+        self.cand[3 * d + cell / 27] &= !(1 << (cell % 27));
+    }
+
     /// Places digit `d + 1` (0-based `d`) in cell `cell` (0..81) and propagates nothing yet.
     #[inline]
     pub(crate) fn place_cell(&mut self, d: usize, cell: usize) -> Step<()> {
@@ -356,6 +397,16 @@ impl Board {
             }
         }
         (best_b, best_bit, self.digits(best_b, best_bit))
+    }
+
+    /// The first unsolved cell in row-major order as (band, cell bit, digit mask), or `None`
+    /// when every cell is solved: a branching choice far cheaper than
+    /// [`choose`](Board::choose) without bivalue cells, for the generator's random fill.
+    #[inline]
+    pub(crate) fn first_unsolved(&self) -> Option<(usize, u32, u32)> {
+        let b = self.unsolved.iter().position(|&u| u != 0)?;
+        let bit = self.unsolved[b] & self.unsolved[b].wrapping_neg();
+        Some((b, bit, self.digits(b, bit)))
     }
 
     /// How many of the 20 peers of band cell `bit` of band `b` are unsolved.

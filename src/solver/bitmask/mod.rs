@@ -9,7 +9,7 @@
 //! `board` module has the propagation, `tables` its lookup tables, and [`singles_fixpoint`] the
 //! singles-only logic exposed for study.
 
-mod board;
+pub(crate) mod board;
 mod singles;
 mod tables;
 

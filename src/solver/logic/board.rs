@@ -161,9 +161,10 @@ impl Boards {
         }
     }
 
-    /// Naked and hidden singles to a fixpoint, or the contradiction they run into (a cell
-    /// without candidates, or a row, column or box without a place for some digit).
-    pub(super) fn singles(&mut self) -> Step {
+    /// Naked and (if `hidden`) hidden singles to a fixpoint, or the contradiction they run
+    /// into (a cell without candidates, or a row, column or box without a place for some
+    /// digit; without `hidden` an empty row, column or box may go unnoticed).
+    pub(super) fn singles(&mut self, hidden: bool) -> Step {
         loop {
             // Naked singles: count candidates per cell across the boards, saturating at two.
             let (mut once, mut twice) = (0 as Cells, 0 as Cells);
@@ -188,6 +189,9 @@ impl Boards {
                     }
                 }
                 continue;
+            }
+            if !hidden {
+                return Ok(());
             }
             // Hidden singles: a digit's only place in a unit loses its other candidates (and
             // becomes a naked single for the next round).
@@ -287,7 +291,7 @@ mod tests {
             }
         }
         let mut b = Boards::from_masks(&masks);
-        b.singles().unwrap();
+        b.singles(true).unwrap();
         assert_eq!(b.candidates(0), 1 << 4);
         assert_eq!(b.candidates(1), 0x1ff & !(1 << 4));
         assert_eq!(b.candidates(80), 1 << 8);

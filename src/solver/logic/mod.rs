@@ -50,22 +50,40 @@ use board::{Boards, Cells, ALL_CELLS, PEER_CELLS};
 use intersections::INTERSECTIONS;
 use subsets::{may_hold_subset, pop, smallest_subset};
 
-/// Which deductions the closure uses besides singles and subsets.
+/// Which deductions the closure uses. The default is [`LogicConfig::PLAIN`]; the two limits
+/// (`naked_singles_only`, `max_subset`) exist so that a grader can run the closure with a
+/// growing set of techniques and find the weakest one that solves a puzzle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LogicConfig {
     /// Also apply box–line intersections (locked candidates: pointing and claiming).
     pub locked_candidates: bool,
+    /// Leave hidden singles out: singles are naked singles only.
+    pub naked_singles_only: bool,
+    /// The largest subset size searched (naked or hidden, 2..=4; a unit of `n` open fields
+    /// never needs more than `n / 2`); `Some(1)` or less: no subsets, `None`: every size.
+    pub max_subset: Option<u8>,
 }
 
 impl LogicConfig {
     /// Singles and subsets only (the `logic` backend).
     pub const PLAIN: LogicConfig = LogicConfig {
         locked_candidates: false,
+        naked_singles_only: false,
+        max_subset: None,
     };
     /// Singles, subsets and locked candidates (the `logic-lc` backend).
     pub const LOCKED: LogicConfig = LogicConfig {
         locked_candidates: true,
+        naked_singles_only: false,
+        max_subset: None,
     };
+
+    /// The subset sizes searched in a unit with `open` open fields: up to `open / 2`, within
+    /// [`max_subset`](LogicConfig::max_subset).
+    fn subset_limit(&self, open: u32) -> u32 {
+        let half = open / 2;
+        self.max_subset.map_or(half, |m| half.min(u32::from(m)))
+    }
 }
 
 /// What deduction alone makes of a position: the result of [`closure`].
@@ -367,7 +385,10 @@ impl Engine {
         if n < 4 {
             return Ok(None);
         }
-        let kmax = n / 2;
+        let kmax = self.config.subset_limit(n);
+        if kmax < 2 {
+            return Ok(None);
+        }
         let (naked_ok, hidden_ok) = may_hold_subset(&fields, open, digits, kmax);
         let naked = if naked_ok {
             smallest_subset(&fields, open, kmax)?
@@ -437,7 +458,7 @@ impl Engine {
     fn close_inner(&mut self) -> Step {
         loop {
             let before = self.boards.digits;
-            self.boards.singles()?;
+            self.boards.singles(!self.config.naked_singles_only)?;
             if self.boards.digits != before {
                 self.max_subset = self.max_subset.max(1);
             }
@@ -669,9 +690,7 @@ mod tests {
     }
 
     fn with_lc() -> LogicConfig {
-        LogicConfig {
-            locked_candidates: true,
-        }
+        LogicConfig::LOCKED
     }
 
     /// Runs the closure on hand-built masks and checks the result is exactly `want`.
@@ -776,6 +795,45 @@ mod tests {
         assert!(!got.contradiction);
         assert_eq!(*got.candidates.masks(), want);
         assert_eq!(got.max_subset, 0);
+    }
+
+    #[test]
+    fn limits_leave_out_hidden_singles_and_larger_subsets() {
+        // Digit 9 fits only r9c9 in box 9: a hidden single, invisible to naked singles.
+        let mut start = [ALL_DIGITS; CELLS];
+        for r in 6..9 {
+            for c in 6..9 {
+                if (r, c) != (8, 8) {
+                    start[cell(r, c)] &= !bits(&[9]);
+                }
+            }
+        }
+        let c = Candidates::from_masks(start).unwrap();
+        let naked_only = LogicConfig {
+            naked_singles_only: true,
+            ..LogicConfig::PLAIN
+        };
+        assert_eq!(closure(&c, naked_only).candidates, c);
+        assert_eq!(closure(&c, plain()).candidates.get(cell(8, 8)), bits(&[9]));
+        // A naked pair (r1c1, r1c5 = {1,2}) needs subsets of size 2.
+        let mut start = [ALL_DIGITS; CELLS];
+        start[cell(0, 0)] = bits(&[1, 2]);
+        start[cell(0, 4)] = bits(&[1, 2]);
+        let c = Candidates::from_masks(start).unwrap();
+        for (max, changes) in [
+            (Some(0), false),
+            (Some(1), false),
+            (Some(2), true),
+            (None, true),
+        ] {
+            let config = LogicConfig {
+                max_subset: max,
+                ..LogicConfig::LOCKED
+            };
+            let got = closure(&c, config);
+            assert_eq!(got.candidates != c, changes, "{config:?}");
+            assert_eq!(got.max_subset, if changes { 2 } else { 0 }, "{config:?}");
+        }
     }
 
     #[test]

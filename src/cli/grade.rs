@@ -1,0 +1,273 @@
+//! `sudobench grade`: per puzzle the hardest technique of the logic ladder it needs, bitmask's
+//! mean guesses over random symmetries and the clue count; per file a summary.
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use std::io::{self, BufWriter, Write};
+use sudobench::format::{Item, Reader};
+use sudobench::grade::{Grade, Grader, Summary, Technique};
+use sudobench::report::json_string;
+use sudobench::runner::pipeline::map_ordered;
+
+/// Output formats of `grade`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GradeFormat {
+    /// Aligned columns per puzzle, then each file's summary.
+    Table,
+    /// `source,line,puzzle,clues,technique,guesses,solutions` with a header.
+    Csv,
+    /// One JSON object per puzzle.
+    Json,
+}
+
+/// Arguments of `sudobench grade`.
+#[derive(Args, Debug)]
+pub struct GradeArgs {
+    /// Output format (with --summary: one record per file instead of per puzzle).
+    #[arg(long, value_enum, default_value_t = GradeFormat::Table)]
+    format: GradeFormat,
+    /// Random symmetries bitmask's guesses are averaged over.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10000))]
+    symmetries: u32,
+    /// Seed of the symmetries (mixed with each puzzle's text).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (the output is the same for any number).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Only the per-file summaries.
+    #[arg(long)]
+    summary: bool,
+    /// Puzzle files (plain or gzip; `-` for standard input).
+    #[arg(required = true)]
+    files: Vec<String>,
+}
+
+fn solutions(n: Option<u32>) -> String {
+    match n {
+        Some(n) if n >= 2 => "2+".to_string(),
+        Some(n) => n.to_string(),
+        None => "unknown".to_string(),
+    }
+}
+
+/// Writes lines to stdout, remembering a failure (a broken pipe ends the output quietly).
+struct Out<W: Write> {
+    w: W,
+    broken: bool,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> Out<W> {
+    fn line(&mut self, text: &str) -> bool {
+        if self.broken || self.error.is_some() {
+            return false;
+        }
+        if let Err(e) = writeln!(self.w, "{text}") {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                self.broken = true;
+            } else {
+                self.error = Some(e);
+            }
+            return false;
+        }
+        true
+    }
+}
+
+/// The table form of a summary.
+fn summary_table(source: &str, s: &Summary, symmetries: u32) -> String {
+    let mut text = format!(
+        "{source}: {} puzzles, {:.2} clues and {:.2} guesses per puzzle ({symmetries} symmetries), {} without exactly one solution\n",
+        s.puzzles,
+        s.mean_clues(),
+        s.mean_guesses(),
+        s.not_unique
+    );
+    for t in Technique::ALL {
+        let n = s.with(t);
+        if n > 0 {
+            text.push_str(&format!(
+                "  {:<18} {:>9} {:>6.1}%\n",
+                t.name(),
+                n,
+                100.0 * n as f64 / s.puzzles.max(1) as f64
+            ));
+        }
+    }
+    text
+}
+
+fn summary_csv_header() -> String {
+    let names: Vec<&str> = Technique::ALL.iter().map(|t| t.name()).collect();
+    format!(
+        "source,puzzles,mean_clues,mean_guesses,symmetries,not_unique,{}",
+        names.join(",")
+    )
+}
+
+fn summary_csv(source: &str, s: &Summary, symmetries: u32) -> String {
+    let counts: Vec<String> = Technique::ALL
+        .iter()
+        .map(|&t| s.with(t).to_string())
+        .collect();
+    format!(
+        "{},{},{:.3},{:.3},{symmetries},{},{}",
+        csv_field(source),
+        s.puzzles,
+        s.mean_clues(),
+        s.mean_guesses(),
+        s.not_unique,
+        counts.join(",")
+    )
+}
+
+fn summary_json(source: &str, s: &Summary, symmetries: u32) -> String {
+    let counts: Vec<String> = Technique::ALL
+        .iter()
+        .map(|&t| format!("\"{}\":{}", t.name(), s.with(t)))
+        .collect();
+    format!(
+        "{{\"source\":{},\"puzzles\":{},\"mean_clues\":{:.3},\"mean_guesses\":{:.3},\"symmetries\":{symmetries},\"not_unique\":{},\"techniques\":{{{}}}}}",
+        json_string(source),
+        s.puzzles,
+        s.mean_clues(),
+        s.mean_guesses(),
+        s.not_unique,
+        counts.join(",")
+    )
+}
+
+/// A CSV field, quoted when it needs to be.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `sudobench grade`.
+pub fn grade(args: &GradeArgs) -> Result<bool> {
+    // A grader that cannot be built is a usage error before any output.
+    Grader::new(args.symmetries, args.seed)?;
+    let stdout = io::stdout();
+    let mut out = Out {
+        w: BufWriter::new(stdout.lock()),
+        broken: false,
+        error: None,
+    };
+    match (args.format, args.summary) {
+        (GradeFormat::Csv, false) => {
+            out.line("source,line,puzzle,clues,technique,guesses,solutions");
+        }
+        (GradeFormat::Csv, true) => {
+            out.line(&summary_csv_header());
+        }
+        _ => {}
+    }
+    let (mut malformed, mut unreadable, mut not_unique) = (0u64, 0u64, 0u64);
+    for file in &args.files {
+        let reader = match Reader::open(file) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                unreadable += 1;
+                continue;
+            }
+        };
+        let mut summary = Summary::default();
+        map_ordered(
+            reader,
+            args.threads as usize,
+            64,
+            || Grader::new(args.symmetries, args.seed).ok(),
+            |grader, item: &Item| match (item, grader) {
+                (Ok(record), Some(g)) => Some(g.grade(&record.puzzle)),
+                _ => None,
+            },
+            |item: Item, grade: Option<Grade>| {
+                let (record, g) = match (item, grade) {
+                    (Ok(record), Some(g)) => (record, g),
+                    (Err(e), _) => {
+                        malformed += 1;
+                        eprintln!("error: {e}");
+                        return true;
+                    }
+                    (Ok(record), None) => {
+                        malformed += 1;
+                        eprintln!("error: {}:{}: could not grade", record.source, record.line);
+                        return true;
+                    }
+                };
+                summary.add(&g);
+                if args.summary {
+                    return true;
+                }
+                let line = match args.format {
+                    GradeFormat::Table => format!(
+                        "{:<40} {:>5} {:<18} {:>9.2} {:>7}  {}",
+                        format!("{}:{}", record.source, record.line),
+                        g.clues,
+                        g.technique.name(),
+                        g.guesses,
+                        solutions(g.solutions),
+                        record.puzzle
+                    ),
+                    GradeFormat::Csv => format!(
+                        "{},{},{},{},{},{:.3},{}",
+                        csv_field(&record.source),
+                        record.line,
+                        record.puzzle,
+                        g.clues,
+                        g.technique.name(),
+                        g.guesses,
+                        solutions(g.solutions)
+                    ),
+                    GradeFormat::Json => format!(
+                        "{{\"source\":{},\"line\":{},\"puzzle\":\"{}\",\"clues\":{},\"technique\":\"{}\",\"guesses\":{:.3},\"solutions\":\"{}\"}}",
+                        json_string(&record.source),
+                        record.line,
+                        record.puzzle,
+                        g.clues,
+                        g.technique.name(),
+                        g.guesses,
+                        solutions(g.solutions)
+                    ),
+                };
+                out.line(&line)
+            },
+        );
+        not_unique += summary.not_unique;
+        let table = summary_table(file, &summary, args.symmetries);
+        match (args.format, args.summary) {
+            (GradeFormat::Table, _) => {
+                out.line(table.trim_end());
+            }
+            (GradeFormat::Csv, true) => {
+                out.line(&summary_csv(file, &summary, args.symmetries));
+            }
+            (GradeFormat::Json, true) => {
+                out.line(&summary_json(file, &summary, args.symmetries));
+            }
+            // Per-puzzle CSV or JSON: stdout stays one kind of record; the summary goes to
+            // stderr.
+            _ => eprint!("{table}"),
+        }
+        if out.broken {
+            break;
+        }
+    }
+    if let Err(e) = out.w.flush() {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            return Err(e.into());
+        }
+    }
+    if let Some(e) = out.error.take() {
+        return Err(e.into());
+    }
+    if malformed + unreadable > 0 {
+        eprintln!("sudobench grade: {malformed} malformed records, {unreadable} unreadable files");
+    }
+    Ok(malformed == 0 && unreadable == 0 && not_unique == 0)
+}

@@ -1,0 +1,362 @@
+//! Grading puzzles two ways: the hardest deduction a person would need, and how hard the
+//! puzzle is for backtracking.
+//!
+//! **Technique.** The logic backend's closure ([`closure`]) is run with a growing set of
+//! techniques — the *ladder* — and the first rung whose closure solves the puzzle names it:
+//!
+//! | rung | the closure uses |
+//! |---|---|
+//! | `naked-single` | naked singles only |
+//! | `hidden-single` | + hidden singles |
+//! | `locked-candidates` | + box–line intersections (pointing and claiming) |
+//! | `pair` | + naked and hidden subsets of size 2 |
+//! | `triple` | + subsets of size 3 |
+//! | `quad` | + subsets of size 4 (every subset the closure knows: a naked `k`-subset among `n` open fields is a hidden `(n − k)`-subset, and `n ≤ 9`) |
+//!
+//! Beyond the last rung the grade is `search` (deduction stalls; a guess is needed), or
+//! `contradiction` when deduction proves that the puzzle has no solution; a full grid needs
+//! nothing (`none`). Each rung includes the ones before it, and a closure with more techniques
+//! never knows less, so the first solving rung is the hardest technique needed.
+//!
+//! **Guesses.** The mean number of guesses the `bitmask` backend makes to decide the puzzle
+//! (count up to 2, as `bench` does) over `K` random validity-preserving symmetries of it, as
+//! tdoku measures difficulty: one orientation says as much about the branching order as about
+//! the puzzle. The symmetries are drawn from the puzzle's own text and a seed, so a puzzle has
+//! the same grade wherever it appears in a file and however many threads grade it.
+
+use crate::grid::{Candidates, Puzzle};
+use crate::probe::probe;
+use crate::solver::logic::{closure, LogicConfig};
+use crate::solver::{BuildError, Options, Solver};
+use crate::symmetry::Symmetry;
+use crate::util::{mix_seed, SplitMix64};
+use std::fmt;
+
+/// The hardest step a puzzle needs, in increasing order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Technique {
+    /// Nothing to deduce: every cell is given.
+    None,
+    /// Naked singles suffice.
+    NakedSingle,
+    /// Hidden singles are needed.
+    HiddenSingle,
+    /// Locked candidates (pointing, claiming) are needed.
+    LockedCandidates,
+    /// A naked or hidden pair is needed.
+    Pair,
+    /// A naked or hidden triple is needed.
+    Triple,
+    /// A naked or hidden quad is needed.
+    Quad,
+    /// Deduction stalls: the puzzle needs a guess (or has several solutions).
+    Search,
+    /// Deduction proves that the puzzle has no solution.
+    Contradiction,
+}
+
+impl Technique {
+    /// Every technique, easiest first (the order of summaries).
+    pub const ALL: [Technique; 9] = [
+        Technique::None,
+        Technique::NakedSingle,
+        Technique::HiddenSingle,
+        Technique::LockedCandidates,
+        Technique::Pair,
+        Technique::Triple,
+        Technique::Quad,
+        Technique::Search,
+        Technique::Contradiction,
+    ];
+
+    /// The name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::None => "none",
+            Technique::NakedSingle => "naked-single",
+            Technique::HiddenSingle => "hidden-single",
+            Technique::LockedCandidates => "locked-candidates",
+            Technique::Pair => "pair",
+            Technique::Triple => "triple",
+            Technique::Quad => "quad",
+            Technique::Search => "search",
+            Technique::Contradiction => "contradiction",
+        }
+    }
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The rungs of the ladder: a technique and the closure configuration that stands for it.
+const LADDER: [(Technique, LogicConfig); 6] = {
+    const fn rung(naked_only: bool, lc: bool, subsets: u8) -> LogicConfig {
+        LogicConfig {
+            locked_candidates: lc,
+            naked_singles_only: naked_only,
+            max_subset: Some(subsets),
+        }
+    }
+    [
+        (Technique::NakedSingle, rung(true, false, 1)),
+        (Technique::HiddenSingle, rung(false, false, 1)),
+        (Technique::LockedCandidates, rung(false, true, 1)),
+        (Technique::Pair, rung(false, true, 2)),
+        (Technique::Triple, rung(false, true, 3)),
+        (Technique::Quad, rung(false, true, 4)),
+    ]
+};
+
+/// The hardest technique `puzzle` needs (see the [module documentation](self)).
+pub fn technique(puzzle: &Puzzle) -> Technique {
+    let start = puzzle.candidates();
+    technique_of(&start)
+}
+
+fn technique_of(start: &Candidates) -> Technique {
+    if start.masks().iter().all(|m| m.count_ones() == 1) {
+        let full = closure(start, LADDER[0].1);
+        return if full.contradiction {
+            Technique::Contradiction
+        } else {
+            Technique::None
+        };
+    }
+    let (_, strongest) = LADDER[LADDER.len() - 1];
+    let top = closure(start, strongest);
+    if top.contradiction {
+        return Technique::Contradiction;
+    }
+    if !top.is_solved() {
+        return Technique::Search;
+    }
+    LADDER
+        .iter()
+        .find(|(_, config)| closure(start, *config).is_solved())
+        .map_or(Technique::Quad, |&(t, _)| t)
+}
+
+/// A puzzle's grade.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Grade {
+    /// The hardest technique needed.
+    pub technique: Technique,
+    /// Mean guesses of `bitmask` over the random symmetries.
+    pub guesses: f64,
+    /// Clues (for a pencilmark puzzle: cells with one candidate).
+    pub clues: usize,
+    /// Solutions `bitmask` found, counting up to 2 (`None`: it could not decide).
+    pub solutions: Option<u32>,
+}
+
+/// Mean guesses of `solver` deciding `puzzle` (count up to 2) over `symmetries`, and the count
+/// it found for the first of them.
+pub fn mean_guesses(
+    solver: &mut dyn Solver,
+    puzzle: &Puzzle,
+    symmetries: &[Symmetry],
+) -> (f64, Option<u32>) {
+    let mut total = 0u64;
+    let mut count = None;
+    for (k, s) in symmetries.iter().enumerate() {
+        let p = probe(solver, &s.apply_puzzle(puzzle), 2);
+        total += p.guesses;
+        if k == 0 {
+            count = p.count;
+        }
+    }
+    (total as f64 / symmetries.len().max(1) as f64, count)
+}
+
+/// Grades puzzles; holds its `bitmask` instance, so build one per thread.
+pub struct Grader {
+    bitmask: Box<dyn Solver>,
+    symmetries: u32,
+    seed: u64,
+    drawn: Vec<Symmetry>,
+}
+
+impl fmt::Debug for Grader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Grader")
+            .field("symmetries", &self.symmetries)
+            .field("seed", &self.seed)
+            .finish()
+    }
+}
+
+impl Grader {
+    /// A grader averaging over `symmetries` random symmetries (at least 1) drawn with `seed`.
+    pub fn new(symmetries: u32, seed: u64) -> Result<Grader, BuildError> {
+        Ok(Grader {
+            bitmask: crate::backends::build("bitmask", &Options::default())?,
+            symmetries: symmetries.max(1),
+            seed,
+            drawn: Vec::new(),
+        })
+    }
+
+    /// The grade of one puzzle.
+    pub fn grade(&mut self, puzzle: &Puzzle) -> Grade {
+        let start = puzzle.candidates();
+        let mut rng = SplitMix64::new(mix_seed(self.seed, text_hash(puzzle)));
+        self.drawn.clear();
+        self.drawn
+            .extend((0..self.symmetries).map(|_| Symmetry::random(&mut rng)));
+        let (guesses, solutions) = mean_guesses(self.bitmask.as_mut(), puzzle, &self.drawn);
+        Grade {
+            technique: technique_of(&start),
+            guesses,
+            clues: start.masks().iter().filter(|m| m.count_ones() == 1).count(),
+            solutions,
+        }
+    }
+}
+
+/// FNV-1a over the puzzle's cell values (or candidate masks): the puzzle's own seed.
+fn text_hash(puzzle: &Puzzle) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |b: u8| {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    match puzzle {
+        Puzzle::Grid(g) => g.cells().iter().for_each(|&v| eat(v)),
+        Puzzle::Candidates(c) => c.masks().iter().for_each(|&m| {
+            eat(m as u8);
+            eat((m >> 8) as u8);
+        }),
+    }
+    h
+}
+
+/// Per-file totals of a grading run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Puzzles graded.
+    pub puzzles: u64,
+    /// Puzzles per technique, in the order of [`Technique::ALL`].
+    pub techniques: [u64; 9],
+    /// Sum of the mean guesses.
+    pub guesses: f64,
+    /// Sum of the clue counts.
+    pub clues: u64,
+    /// Puzzles without exactly one solution (or whose count was undecided).
+    pub not_unique: u64,
+}
+
+impl Summary {
+    /// Counts one grade.
+    pub fn add(&mut self, g: &Grade) {
+        self.puzzles += 1;
+        if let Some(k) = Technique::ALL.iter().position(|&t| t == g.technique) {
+            self.techniques[k] += 1;
+        }
+        self.guesses += g.guesses;
+        self.clues += g.clues as u64;
+        if g.solutions != Some(1) {
+            self.not_unique += 1;
+        }
+    }
+
+    /// Mean guesses per puzzle.
+    pub fn mean_guesses(&self) -> f64 {
+        self.guesses / self.puzzles.max(1) as f64
+    }
+
+    /// Mean clues per puzzle.
+    pub fn mean_clues(&self) -> f64 {
+        self.clues as f64 / self.puzzles.max(1) as f64
+    }
+
+    /// Puzzles graded `t`.
+    pub fn with(&self, t: Technique) -> u64 {
+        Technique::ALL
+            .iter()
+            .position(|&x| x == t)
+            .map_or(0, |k| self.techniques[k])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    fn puzzle(text: &str) -> Puzzle {
+        Puzzle::Grid(text.parse::<Grid>().expect("test grid"))
+    }
+
+    const SOLVED: &str =
+        "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+    // Easy (Kaggle-like) and hard (forum hardest) puzzles.
+    const EASY: &str =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+    const HARD: &str =
+        "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+
+    #[test]
+    fn ladder_ends_and_extremes() {
+        assert_eq!(technique(&puzzle(SOLVED)), Technique::None);
+        let mut clash = SOLVED.to_string();
+        clash.replace_range(0..1, "9");
+        assert_eq!(technique(&puzzle(&clash)), Technique::Contradiction);
+        // A full grid minus one cell: a naked single.
+        let mut one = SOLVED.to_string();
+        one.replace_range(40..41, ".");
+        assert_eq!(technique(&puzzle(&one)), Technique::NakedSingle);
+        assert_eq!(technique(&puzzle(HARD)), Technique::Search);
+        let easy = technique(&puzzle(EASY));
+        assert!(easy < Technique::Search, "{easy}");
+        // The empty grid: deduction stalls at once.
+        assert_eq!(technique(&puzzle(&".".repeat(81))), Technique::Search);
+    }
+
+    #[test]
+    fn each_grade_is_the_first_rung_that_solves() {
+        let mut g = crate::generate::Generator::new(Default::default()).unwrap();
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..40 {
+            let p = Puzzle::Grid(g.generate(5, i).unwrap().puzzle);
+            let t = technique(&p);
+            seen.insert(t);
+            let start = p.candidates();
+            match LADDER.iter().position(|&(r, _)| r == t) {
+                Some(k) => {
+                    assert!(closure(&start, LADDER[k].1).is_solved(), "{p}");
+                    if k > 0 {
+                        assert!(!closure(&start, LADDER[k - 1].1).is_solved(), "{p}");
+                    }
+                }
+                None => assert_eq!(t, Technique::Search, "{p}"),
+            }
+        }
+        // Random minimal puzzles spread over several rungs.
+        assert!(seen.len() >= 3, "{seen:?}");
+    }
+
+    #[test]
+    fn grades_are_deterministic_and_harder_puzzles_guess_more() {
+        let mut a = Grader::new(8, 1).unwrap();
+        let mut b = Grader::new(8, 1).unwrap();
+        let hard = puzzle(HARD);
+        let easy = puzzle(EASY);
+        let g = a.grade(&hard);
+        b.grade(&easy);
+        assert_eq!(b.grade(&hard), g);
+        assert_eq!(g.solutions, Some(1));
+        assert_eq!(g.clues, 21);
+        assert!(g.guesses > a.grade(&easy).guesses);
+        assert_eq!(a.grade(&easy).guesses, 0.0);
+        let mut s = Summary::default();
+        s.add(&g);
+        s.add(&a.grade(&easy));
+        assert_eq!(s.puzzles, 2);
+        assert_eq!(s.with(Technique::Search), 1);
+        assert_eq!(s.not_unique, 0);
+        assert!((s.mean_clues() - (21.0 + 28.0) / 2.0).abs() < 1e-9);
+    }
+}
