@@ -1,9 +1,9 @@
 //! `sudobench generate`: random minimal puzzles with exactly one solution, one per line.
 
+use super::output::Output;
 use anyhow::Result;
 use clap::Args;
 use std::collections::BTreeMap;
-use std::io::{self, BufWriter, Write};
 use std::time::Instant;
 use sudobench::generate::{ClueSymmetry, Config, Generated, Generator, Hardness};
 use sudobench::runner::pipeline::map_ordered;
@@ -139,9 +139,7 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
     Generator::new(config.clone())?;
     let hard = config.hardness.is_some();
     let started = Instant::now();
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let mut write_error: Option<io::Error> = None;
+    let mut out = Output::stdout();
     let (mut made, mut failed) = (0u64, 0u64);
     let mut clues: BTreeMap<usize, u64> = BTreeMap::new();
     let (mut attempts, mut guesses) = (0u64, 0f64);
@@ -161,15 +159,8 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
                 *clues.entry(p.puzzle.clue_count()).or_default() += 1;
                 attempts += p.attempts;
                 guesses += p.guesses.unwrap_or(0.0);
-                match writeln!(out, "{}", p.puzzle) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        if e.kind() != io::ErrorKind::BrokenPipe {
-                            write_error = Some(e);
-                        }
-                        false
-                    }
-                }
+                out.line(&p.puzzle.to_string());
+                out.is_open()
             }
             Err(e) => {
                 failed += 1;
@@ -178,13 +169,7 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
             }
         },
     );
-    match out.flush() {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(e.into()),
-        _ => {}
-    }
-    if let Some(e) = write_error {
-        return Err(e.into());
-    }
+    out.finish()?;
     let seconds = started.elapsed().as_secs_f64();
     let total_clues: u64 = clues.iter().map(|(&k, &n)| k as u64 * n).sum();
     let mean_clues = total_clues as f64 / made.max(1) as f64;

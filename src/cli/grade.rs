@@ -1,12 +1,12 @@
 //! `sudobench grade`: per puzzle the hardest technique of the logic ladder it needs, bitmask's
 //! mean guesses over random symmetries and the clue count; per file a summary.
 
+use super::output::Output;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use std::io::{self, BufWriter, Write};
 use sudobench::format::{Item, Reader};
 use sudobench::grade::{Grade, Grader, Summary, Technique};
-use sudobench::report::json_string;
+use sudobench::report::{csv_field, json_string};
 use sudobench::runner::pipeline::map_ordered;
 
 /// Output formats of `grade`.
@@ -48,30 +48,6 @@ fn solutions(n: Option<u32>) -> String {
         Some(n) if n >= 2 => "2+".to_string(),
         Some(n) => n.to_string(),
         None => "unknown".to_string(),
-    }
-}
-
-/// Writes lines to stdout, remembering a failure (a broken pipe ends the output quietly).
-struct Out<W: Write> {
-    w: W,
-    broken: bool,
-    error: Option<io::Error>,
-}
-
-impl<W: Write> Out<W> {
-    fn line(&mut self, text: &str) -> bool {
-        if self.broken || self.error.is_some() {
-            return false;
-        }
-        if let Err(e) = writeln!(self.w, "{text}") {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                self.broken = true;
-            } else {
-                self.error = Some(e);
-            }
-            return false;
-        }
-        true
     }
 }
 
@@ -138,25 +114,11 @@ fn summary_json(source: &str, s: &Summary, symmetries: u32) -> String {
     )
 }
 
-/// A CSV field, quoted when it needs to be.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// `sudobench grade`.
 pub fn grade(args: &GradeArgs) -> Result<bool> {
     // A grader that cannot be built is a usage error before any output.
     Grader::new(args.symmetries, args.seed)?;
-    let stdout = io::stdout();
-    let mut out = Out {
-        w: BufWriter::new(stdout.lock()),
-        broken: false,
-        error: None,
-    };
+    let mut out = Output::stdout();
     match (args.format, args.summary) {
         (GradeFormat::Csv, false) => {
             out.line("source,line,puzzle,clues,technique,guesses,solutions");
@@ -235,7 +197,8 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
                         solutions(g.solutions)
                     ),
                 };
-                out.line(&line)
+                out.line(&line);
+                out.is_open()
             },
         );
         not_unique += summary.not_unique;
@@ -254,18 +217,11 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
             // stderr.
             _ => eprint!("{table}"),
         }
-        if out.broken {
+        if !out.is_open() {
             break;
         }
     }
-    if let Err(e) = out.w.flush() {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            return Err(e.into());
-        }
-    }
-    if let Some(e) = out.error.take() {
-        return Err(e.into());
-    }
+    out.finish()?;
     if malformed + unreadable > 0 {
         eprintln!("sudobench grade: {malformed} malformed records, {unreadable} unreadable files");
     }

@@ -352,8 +352,9 @@ fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<Field>> {
     rows
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
