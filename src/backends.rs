@@ -47,6 +47,11 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: true,
     build: |o| Ok(Box::new(solver::sat::Sat::new(o))),
 }, BackendInfo {
+    name: "sat-batsat",
+    description: "the sat encodings and blocking-clause loop, solved by batsat (pure Rust, minisat lineage)",
+    default: false,
+    build: |o| Ok(Box::new(solver::sat::batsat::SatBatsat::new(o))),
+}, BackendInfo {
     name: "projection",
     description: "Douglas-Rachford in the product space on the 9x9x9 0/1 cube (incomplete)",
     default: true,
