@@ -41,6 +41,8 @@
 //! unsatisfiable one).
 
 pub mod batsat;
+#[cfg(feature = "cadical")]
+pub mod cadical;
 pub mod dimacs;
 pub mod encoding;
 pub mod engine;
