@@ -47,6 +47,16 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: true,
     build: |o| Ok(Box::new(solver::sat::Sat::new(o))),
 }, BackendInfo {
+    name: "sat-batsat",
+    description: "the sat encodings and blocking-clause loop, solved by batsat (pure Rust, minisat lineage)",
+    default: false,
+    build: |o| Ok(Box::new(solver::sat::batsat::SatBatsat::new(o))),
+}, #[cfg(feature = "cadical")] BackendInfo {
+    name: "sat-cadical",
+    description: "the sat encodings and blocking-clause loop, solved by CaDiCaL (C++, cargo feature cadical)",
+    default: false,
+    build: |o| Ok(Box::new(solver::sat::cadical::SatCadical::new(o))),
+}, BackendInfo {
     name: "projection",
     description: "Douglas-Rachford in the product space on the 9x9x9 0/1 cube (incomplete)",
     default: true,

@@ -598,3 +598,201 @@ fn cli_cnf_out_refuses_stale_formulas_unless_forced() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Pencilmarks of an empty grid with `remove(cell, digit)` candidates taken away.
+fn pencilmarks(remove: impl Fn(usize, u8) -> bool) -> Candidates {
+    let mut masks = [0x1ffu16; 81];
+    for (cell, m) in masks.iter_mut().enumerate() {
+        for d in 1..=9u8 {
+            if remove(cell, d) {
+                *m &= !(1 << (d - 1));
+            }
+        }
+    }
+    Candidates::from_masks(masks).unwrap()
+}
+
+/// Puzzles without a solution that simplification by the clues, or unit propagation alone,
+/// already refutes: the formulas where an empty clause, or an empty proof, used to end up.
+fn shallow_contradictions() -> Vec<(&'static str, Puzzle)> {
+    let grid = |s: &str| Puzzle::Grid(s.replace(' ', "").parse().unwrap());
+    let full = "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+    // The full grid with its first two cells swapped: clashes in columns and the box.
+    let swapped = format!("{}{}{}", &full[1..2], &full[0..1], &full[2..]);
+    vec![
+        ("row clash", grid(&format!("11{}", ".".repeat(79)))),
+        (
+            "box clash only",
+            grid(&format!("1{}1{}", ".".repeat(9), ".".repeat(70))),
+        ),
+        (
+            // r1c1 sees 2..8 in its row, 9 in its box and 1 in its column: no digit left.
+            "empty cell",
+            grid(&format!(
+                ".2345678.{}{}{}1{}",
+                ".9.......",
+                ".".repeat(18),
+                "",
+                ".".repeat(44)
+            )),
+        ),
+        ("full grid with a clash", grid(&swapped)),
+        (
+            "digit 1 has no place in row 1",
+            Puzzle::Candidates(pencilmarks(|cell, d| cell < 9 && d == 1)),
+        ),
+        (
+            "a cell without candidates",
+            Puzzle::Candidates(pencilmarks(|cell, _| cell == 40)),
+        ),
+        (
+            "pencilmark clash in a box",
+            Puzzle::Candidates(pencilmarks(|cell, d| (cell == 0 || cell == 10) && d != 5)),
+        ),
+    ]
+}
+
+/// Runs `count --backend sat --encoding E --proof DIR` on `puzzles` and checks that it answers
+/// `want` per puzzle, writes a proof pair exactly for every `1` and `0`, and that `rate`
+/// verifies each of them. Returns how many proofs were checked.
+fn cli_proofs_all_verify(
+    rate: &Path,
+    dir: &Path,
+    tag: &str,
+    e: Encoding,
+    puzzles: &[Puzzle],
+    want: &[&str],
+) -> usize {
+    let input = dir.join(format!("{tag}-{e}.txt"));
+    let text: String = puzzles
+        .iter()
+        .map(|p| format!("{}\n", p.to_line()))
+        .collect();
+    std::fs::write(&input, text).unwrap();
+    let proofs = dir.join(format!("{tag}-{e}-proofs"));
+    let out = Command::new(BIN)
+        .args([
+            "count",
+            "--backend",
+            "sat",
+            "--encoding",
+            e.name(),
+            "--proof",
+        ])
+        .arg(&proofs)
+        .arg(&input)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let got: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        got,
+        want,
+        "{tag} {e}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let name = format!("{tag}-{e}.txt");
+    let mut expected = Vec::new();
+    for (i, answer) in want.iter().enumerate() {
+        if matches!(*answer, "0" | "1") {
+            expected.push(format!("{name}-{}.cnf", i + 1));
+            expected.push(format!("{name}-{}.drat", i + 1));
+        }
+    }
+    expected.sort();
+    let files = if proofs.exists() {
+        listing(&proofs)
+    } else {
+        Vec::new()
+    };
+    assert_eq!(files, expected, "{tag} {e}");
+    for cnf in files.iter().filter(|f| f.ends_with(".cnf")) {
+        let cnf = proofs.join(cnf);
+        let drat = cnf.with_extension("drat");
+        let text = std::fs::read_to_string(&cnf).unwrap();
+        // No empty clause in the formula: every clause line has a literal before its 0.
+        assert!(
+            !text.lines().any(|l| l.trim() == "0"),
+            "{tag} {e}: {} holds an empty clause",
+            cnf.display()
+        );
+        assert!(
+            rate_verifies(rate, &cnf, &drat),
+            "{tag} {e}: rate rejects {}",
+            cnf.display()
+        );
+    }
+    files.len() / 2
+}
+
+#[test]
+fn cli_proofs_of_shallow_contradictions_are_checked_by_rate() {
+    let rate = rate();
+    let dir = tempfile::tempdir().unwrap();
+    let (names, puzzles): (Vec<_>, Vec<_>) = shallow_contradictions().into_iter().unzip();
+    let mut basic = Basic::new(&Options::default());
+    for (name, p) in names.iter().zip(&puzzles) {
+        assert_eq!(
+            basic.solve(p, Limit::TWO).count(),
+            Count::Exactly(0),
+            "{name}"
+        );
+    }
+    // A full valid grid (no variable left open by the simplified encodings) next to them.
+    let full: Grid =
+        "462831957795426183381795426173984265659312748248567319926178534834259671517643892"
+            .parse()
+            .unwrap();
+    let mut all = puzzles.clone();
+    all.push(Puzzle::Grid(full));
+    let mut want = vec!["0"; puzzles.len()];
+    want.push("1");
+    for e in Encoding::ALL {
+        let proven = cli_proofs_all_verify(&rate, dir.path(), "shallow", e, &all, &want);
+        assert_eq!(proven, all.len(), "{e}");
+    }
+}
+
+#[test]
+fn cli_proofs_of_every_bundled_set_are_checked_by_rate() {
+    let rate = rate();
+    let dir = tempfile::tempdir().unwrap();
+    let mut basic = Basic::new(&Options::default());
+    let sets = [
+        "puzzles0_kaggle.csv.gz",
+        "puzzles2_17_clue.gz",
+        "puzzles3_magictour_top1465.gz",
+        "puzzles5_forum_hardest_1905_11+.gz",
+        "puzzles6_forum_hardest_1106.gz",
+        "puzzles7_serg_benchmark.gz",
+    ];
+    let on_disk: Vec<String> = std::fs::read_dir(format!("{ROOT}/data"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".gz"))
+        .collect();
+    for n in &on_disk {
+        assert!(
+            sets.contains(&n.as_str()),
+            "bundled set {n} is not sampled here"
+        );
+    }
+    let mut proven = 0;
+    for (k, set) in sets.iter().enumerate() {
+        let puzzles = sample(set, 3);
+        let answers: Vec<&str> = puzzles
+            .iter()
+            .map(|p| match basic.solve(p, Limit::TWO).count() {
+                Count::Exactly(0) => "0",
+                Count::Exactly(1) => "1",
+                _ => "2+",
+            })
+            .collect();
+        for e in Encoding::ALL {
+            let tag = format!("set{k}");
+            proven += cli_proofs_all_verify(&rate, dir.path(), &tag, e, &puzzles, &answers);
+        }
+    }
+    // Five of the six sets are unique puzzles: 5 × 3 × 4 proofs at least.
+    assert!(proven >= 60, "{proven}");
+}

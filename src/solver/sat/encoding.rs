@@ -27,8 +27,11 @@
 //! the open members of that group: an at-least-one clause over them and the at-most-one pairs
 //! among them. A pair that two groups share (two cells in the same row *and* box) is emitted
 //! once, from the row or column, not again from the box. Two clues that contradict each other
-//! leave the empty clause, and so does a cell or a unit that has no candidate left for a digit
-//! it needs: the formula is then unsatisfiable as given to the solver.
+//! would leave the empty clause, and so would a cell or a unit that has no candidate left for
+//! a digit it needs; the formula holds two contradicting unit clauses `x` and `¬x` instead,
+//! over the candidate behind it (DRAT checkers stumble on an empty clause among others), and
+//! is unsatisfiable as given to the solver. A grid whose every cell is fixed keeps its first
+//! cell's candidate as a variable with a unit clause, so that a blocking clause has a literal.
 //!
 //! **Triads** (`augmented`, after tdoku's SAT encodings): for each row segment and digit a
 //! variable t ↔ (a ∨ b ∨ c) over the segment's three candidates, with at most one of a, b, c;
@@ -295,6 +298,9 @@ pub struct Formula {
     group: Vec<usize>,
     /// Scratch clause.
     clause: Vec<Lit>,
+    /// The full variable behind the first clause that simplification emptied (see
+    /// [`Formula::build`]).
+    culprit: Option<usize>,
 }
 
 impl Default for Formula {
@@ -326,21 +332,33 @@ impl Formula {
             given: [ALL_DIGITS; CELLS],
             group: Vec::with_capacity(16),
             clause: Vec::with_capacity(16),
+            culprit: None,
         }
     }
 
     /// Builds the formula of `givens` in `encoding`, replacing what was there.
+    ///
+    /// The formula never holds an empty clause (DRAT checkers such as `rate` fail on one among
+    /// other clauses) and never lacks a variable when it has clauses. Where simplification by
+    /// the givens would leave an empty clause (two clues clash, or a cell or a unit has no
+    /// candidate left for what it needs), the full variable behind it (the clashing clue's
+    /// candidate, or the first candidate of the emptied group) gets a solver variable of its
+    /// own and the two contradicting unit clauses `x` and `¬x` stand for the empty clause. A
+    /// clue clash ends the formula there (it is unsatisfiable whatever else holds). When every
+    /// cell is fixed by the givens, the first cell's candidate gets a variable and a unit
+    /// clause, so that the clause blocking the solution is not empty.
     pub fn build(&mut self, encoding: Encoding, givens: Givens<'_>) {
         self.encoding = encoding;
         self.lits.clear();
         self.ends.clear();
         self.full_of.clear();
+        self.culprit = None;
         self.given = givens.masks();
-        let conflict = if encoding.simplified() {
+        let clash = if encoding.simplified() {
             self.fix_values()
         } else {
             self.value.fill(Value::Open);
-            false
+            None
         };
         let space = match encoding {
             Encoding::Augmented => FULL_VARS,
@@ -354,31 +372,61 @@ impl Formula {
                 NONE
             };
         }
-        if conflict {
+        if let Some(culprit) = clash {
             // Two clues with the same digit in one unit: their at-most-one clause is empty.
-            self.ends.push(self.lits.len());
-            return;
+            self.culprit = Some(culprit);
+        } else {
+            match encoding {
+                Encoding::Minimal => {
+                    self.cell_groups(true, false);
+                    self.unit_groups(false, true);
+                    self.given_units();
+                }
+                Encoding::Extended => {
+                    self.cell_groups(true, true);
+                    self.unit_groups(true, true);
+                    self.given_units();
+                }
+                Encoding::Reduced => {
+                    self.cell_groups(true, true);
+                    self.unit_groups(true, true);
+                }
+                Encoding::Augmented => {
+                    self.cell_groups(true, true);
+                    self.triads();
+                }
+            }
         }
-        match encoding {
-            Encoding::Minimal => {
-                self.cell_groups(true, false);
-                self.unit_groups(false, true);
-                self.given_units();
-            }
-            Encoding::Extended => {
-                self.cell_groups(true, true);
-                self.unit_groups(true, true);
-                self.given_units();
-            }
-            Encoding::Reduced => {
-                self.cell_groups(true, true);
-                self.unit_groups(true, true);
-            }
-            Encoding::Augmented => {
-                self.cell_groups(true, true);
-                self.triads();
-            }
+        if let Some(culprit) = self.culprit {
+            let v = self.pin(culprit);
+            self.lits.push(Lit::from_index(v, true));
+            self.end_clause();
+            self.lits.push(Lit::from_index(v, false));
+            self.end_clause();
+        } else if encoding.simplified() && self.given.iter().all(|m| m.count_ones() == 1) {
+            // Every cell fixed: pin the first cell's (true) candidate.
+            let full = cand(0, self.given[0].trailing_zeros() as usize);
+            let v = self.pin(full);
+            self.lits.push(Lit::from_index(v, true));
+            self.end_clause();
         }
+    }
+
+    /// Gives a full variable that simplification fixed a solver variable of its own (the
+    /// next one) and returns it.
+    fn pin(&mut self, full: usize) -> usize {
+        if self.var_of[full] != NONE {
+            return self.var_of[full] as usize;
+        }
+        self.full_of.push(full as u16);
+        let v = self.full_of.len() - 1;
+        self.var_of[full] = v as u32;
+        v
+    }
+
+    /// Notes that simplification emptied a clause over `full` (the first such is kept).
+    fn emptied(&mut self, full: usize) {
+        self.culprit.get_or_insert(full);
     }
 
     /// The encoding this formula was built with.
@@ -420,10 +468,10 @@ impl Formula {
     /// a grid, and writes the clause that blocks it into `blocking`: the negation of the
     /// candidates the model sets true in every cell the givens do not fix (a cell whose given
     /// candidate set is not a single digit). If every cell is fixed, the clause is over the
-    /// fixed cells' variables instead where they exist (`minimal`, `extended`), so that the
-    /// formula never needs an empty clause next to others (DRAT checkers such as `rate` stumble
-    /// on that); in the simplified encodings such a formula has no variables and the blocking
-    /// clause is empty. `None` if the model does not put exactly one digit in every cell.
+    /// fixed cells' variables instead where they exist (all 81 in `minimal` and `extended`,
+    /// the first cell's in the simplified encodings, see [`Formula::build`]), so that the
+    /// blocking clause is never empty (DRAT checkers such as `rate` stumble on an empty clause
+    /// next to others). `None` if the model does not put exactly one digit in every cell.
     pub fn decode(&self, truth: &[bool], blocking: &mut Vec<Lit>) -> Option<Grid> {
         blocking.clear();
         let mut cells = [0u8; CELLS];
@@ -462,8 +510,9 @@ impl Formula {
         Grid::from_cells(cells).ok()
     }
 
-    /// Fixes the values implied directly by the givens; true if two of them contradict.
-    fn fix_values(&mut self) -> bool {
+    /// Fixes the values implied directly by the givens; if two clues contradict, returns the
+    /// candidate of the first clue that a peer clue contradicts.
+    fn fix_values(&mut self) -> Option<usize> {
         let mut elim = [0u16; CELLS];
         for (&m, peers) in self.given.iter().zip(&PEERS) {
             if m.count_ones() == 1 {
@@ -472,11 +521,11 @@ impl Formula {
                 }
             }
         }
-        let mut conflict = false;
+        let mut conflict = None;
         for (cell, (&m, &e)) in self.given.iter().zip(&elim).enumerate() {
             let fixed = m.count_ones() == 1;
-            if fixed && e & m != 0 {
-                conflict = true;
+            if fixed && e & m != 0 && conflict.is_none() {
+                conflict = Some(cand(cell, m.trailing_zeros() as usize));
             }
             let open = m & !e;
             for d in 0..9 {
@@ -534,12 +583,18 @@ impl Formula {
     /// simplified by their values. `skip_pair(a, b)` drops at-most-one pairs that another
     /// group already emitted.
     fn emit_group(&mut self, alo: bool, amo: bool, skip_pair: impl Fn(usize, usize) -> bool) {
+        let first = self.group.first().copied();
         let mut trues = 0;
         let mut n = 0;
         for i in 0..self.group.len() {
             let f = self.group[i];
             match self.value[f] {
-                Value::True => trues += 1,
+                Value::True => {
+                    trues += 1;
+                    if trues == 2 && amo {
+                        self.emptied(f);
+                    }
+                }
                 Value::False => {}
                 Value::Open => {
                     self.group[n] = f;
@@ -550,9 +605,6 @@ impl Formula {
         self.group.truncate(n);
         if trues > 0 {
             if amo {
-                if trues > 1 {
-                    self.end_clause();
-                }
                 // A true member forces every other member false.
                 for i in 0..n {
                     let l = self.lit(self.group[i], false);
@@ -563,11 +615,17 @@ impl Formula {
             return;
         }
         if alo {
-            for i in 0..n {
-                let l = self.lit(self.group[i], true);
-                self.lits.push(l);
+            if n == 0 {
+                if let Some(f) = first {
+                    self.emptied(f);
+                }
+            } else {
+                for i in 0..n {
+                    let l = self.lit(self.group[i], true);
+                    self.lits.push(l);
+                }
+                self.end_clause();
             }
-            self.end_clause();
         }
         if amo {
             for i in 0..n {
@@ -658,6 +716,12 @@ impl Formula {
                     .clause
                     .push(Lit::from_index(self.var_of[f] as usize, pos)),
             }
+        }
+        if self.clause.is_empty() {
+            if let Some(&(f, _)) = lits.first() {
+                self.emptied(f);
+            }
+            return;
         }
         self.lits.extend_from_slice(&self.clause);
         self.end_clause();

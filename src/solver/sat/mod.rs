@@ -36,167 +36,31 @@
 //! Limits: varisat has no interrupt and no conflict budget, so one SAT call cannot be cut
 //! short (a Sudoku formula is always decided quickly); `Options::max_nodes` caps the number of
 //! SAT calls instead, which bounds counting many solutions (one call per model found). varisat does not expose its conflict
-//! or decision counters either, so `guesses`, `conflicts` and `decisions` stay 0; [`Stats`]
+//! or decision counters either, so `guesses`, `conflicts` and `decisions` stay 0; [`Stats`](crate::solver::Stats)
 //! reports only `iterations`, the number of SAT calls made (one per model found plus the final
 //! unsatisfiable one).
 
+pub mod batsat;
+#[cfg(feature = "cadical")]
+pub mod cadical;
 pub mod dimacs;
 pub mod encoding;
+pub mod engine;
 pub mod proof;
 pub mod prover;
 
 pub use encoding::{Encoding, Formula, Givens, Meaning, UnknownEncoding};
+pub use engine::{Engine, SatBackend, Session, Varisat};
 
-use super::{Limit, Options, Outcome, Solver, Stats};
-use crate::grid::{Grid, Puzzle};
-use varisat::ExtendFormula;
-
-/// The SAT backend: an encoding and the buffers reused between puzzles.
-#[derive(Debug, Clone)]
-pub struct Sat {
-    encoding: Encoding,
-    formula: Formula,
-    truth: Vec<bool>,
-    blocking: Vec<varisat::Lit>,
-    scratch: Vec<varisat::Lit>,
-    /// Give the solver the negated variables, so that its default decision (false) places a
-    /// digit instead of eliminating one.
-    place_first: bool,
-    /// At most this many SAT calls per puzzle (`Options::max_nodes`); past it, `Unknown`.
-    max_calls: u64,
-}
-
-impl Sat {
-    /// Builds the backend with `options.encoding` (default [`Encoding::DEFAULT`]); the node
-    /// budget caps the SAT calls.
-    pub fn new(options: &Options) -> Sat {
-        let mut sat = Sat::with_encoding(options.encoding.unwrap_or(Encoding::DEFAULT));
-        sat.max_calls = options.max_nodes.unwrap_or(u64::MAX);
-        sat
-    }
-
-    /// Builds the backend with a given encoding.
-    pub fn with_encoding(encoding: Encoding) -> Sat {
-        Sat {
-            encoding,
-            formula: Formula::new(),
-            truth: Vec::with_capacity(encoding::FULL_VARS),
-            blocking: Vec::with_capacity(81),
-            scratch: Vec::with_capacity(16),
-            place_first: true,
-            max_calls: u64::MAX,
-        }
-    }
-
-    /// Chooses the variables' sign convention (see the module docs); `true` is the default.
-    pub fn set_place_first(&mut self, on: bool) {
-        self.place_first = on;
-    }
-
-    /// The encoding in use.
-    pub fn encoding(&self) -> Encoding {
-        self.encoding
-    }
-
-    fn run(&mut self, givens: Givens<'_>, limit: Limit) -> Outcome {
-        let limit = limit.get();
-        self.formula.build(self.encoding, givens);
-        let mut solver = varisat::Solver::new();
-        let flip = self.place_first;
-        for clause in self.formula.clauses() {
-            add_clause(&mut solver, clause, flip, &mut self.scratch);
-        }
-        let mut stats = Stats::default();
-        let mut found = 0u32;
-        let (mut first, mut second) = (None, None);
-        loop {
-            if stats.iterations >= self.max_calls {
-                return Outcome::searched(found, true, first, second, stats);
-            }
-            stats.iterations += 1;
-            match solver.solve() {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(_) => return Outcome::unknown(stats),
-            }
-            let Some(grid) = read_model(
-                &solver,
-                &self.formula,
-                flip,
-                &mut self.truth,
-                &mut self.blocking,
-            ) else {
-                return Outcome::unknown(stats);
-            };
-            found += 1;
-            if first.is_none() {
-                first = Some(grid);
-            } else if second.is_none() {
-                second = Some(grid);
-            }
-            if found >= limit {
-                break;
-            }
-            add_clause(&mut solver, &self.blocking, flip, &mut self.scratch);
-        }
-        Outcome::searched(found, false, first, second, stats)
-    }
-}
-
-/// Decodes the solver's model into a grid and the clause that blocks it (`None` if the model
-/// is missing or does not decode to a full grid).
-fn read_model(
-    solver: &varisat::Solver<'_>,
-    formula: &Formula,
-    flip: bool,
-    truth: &mut Vec<bool>,
-    blocking: &mut Vec<varisat::Lit>,
-) -> Option<Grid> {
-    let model = solver.model()?;
-    truth.clear();
-    truth.resize(formula.num_vars(), false);
-    for lit in model {
-        if let Some(t) = truth.get_mut(lit.index()) {
-            *t = lit.is_positive() != flip;
-        }
-    }
-    formula.decode(truth, blocking)
-}
-
-/// Adds a clause, with every literal negated if `flip` (the solver's variable v then means
-/// "not v" of the formula).
-fn add_clause(
-    solver: &mut varisat::Solver<'_>,
-    clause: &[varisat::Lit],
-    flip: bool,
-    scratch: &mut Vec<varisat::Lit>,
-) {
-    if flip {
-        scratch.clear();
-        scratch.extend(clause.iter().map(|&l| !l));
-        solver.add_clause(scratch);
-    } else {
-        solver.add_clause(clause);
-    }
-}
-
-impl Solver for Sat {
-    fn name(&self) -> &str {
-        "sat"
-    }
-
-    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
-        match puzzle {
-            Puzzle::Grid(grid) => self.run(Givens::Grid(grid), limit),
-            Puzzle::Candidates(candidates) => self.run(Givens::Candidates(candidates), limit),
-        }
-    }
-}
+/// The `sat` backend: the shared SAT backend over varisat.
+pub type Sat = SatBackend<Varisat>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Grid;
     use crate::solver::basic::Basic;
+    use crate::solver::{Limit, Options, Solver};
 
     #[test]
     fn options_choose_the_encoding() {

@@ -125,15 +125,20 @@ pub fn prove(
 
 /// Solves `formula` (plus `extra`, if given) with a solver that writes DRAT to `proof` from its
 /// first clause on; true if it is unsatisfiable (and `proof` refutes it).
+///
+/// The proof always ends with the empty clause: varisat omits it when the formula is refuted
+/// while its clauses are being added (unit propagation alone), which leaves an empty proof that
+/// some checkers (`rate`) do not accept. The empty clause is then a RUP lemma, so adding it
+/// keeps the proof valid for every checker.
 fn refute(
     formula: &Formula,
     extra: Option<&[varisat::Lit]>,
     proof: &mut dyn Write,
 ) -> Result<bool, ProofError> {
-    let mut buffered = io::BufWriter::new(proof);
+    let mut drat = Vec::with_capacity(64 * 1024);
     let unsat = {
         let mut prover = varisat::Solver::new();
-        prover.write_proof(&mut buffered, ProofFormat::Drat);
+        prover.write_proof(&mut drat, ProofFormat::Drat);
         for clause in formula.clauses() {
             prover.add_clause(clause);
         }
@@ -147,6 +152,36 @@ fn refute(
             (Ok(sat), Ok(())) => !sat,
         }
     };
-    buffered.flush()?;
+    if unsat && !ends_with_empty_clause(&drat) {
+        drat.extend_from_slice(b"0\n");
+    }
+    proof.write_all(&drat)?;
+    proof.flush()?;
     Ok(unsat)
+}
+
+/// Whether the last line of a text DRAT proof is the empty clause (`0`).
+fn ends_with_empty_clause(drat: &[u8]) -> bool {
+    let text = drat.strip_suffix(b"\n").unwrap_or(drat);
+    let last = match text.iter().rposition(|&b| b == b'\n') {
+        Some(i) => &text[i + 1..],
+        None => text,
+    };
+    last.trim_ascii() == b"0"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_empty_clause_is_recognised_only_as_the_last_line() {
+        assert!(ends_with_empty_clause(b"1 2 0\n0\n"));
+        assert!(ends_with_empty_clause(b"0\n"));
+        assert!(ends_with_empty_clause(b"0"));
+        assert!(!ends_with_empty_clause(b""));
+        assert!(!ends_with_empty_clause(b"1 2 0\n"));
+        assert!(!ends_with_empty_clause(b"d 1 0\n"));
+        assert!(!ends_with_empty_clause(b"0\n-3 0\n"));
+    }
 }

@@ -1,0 +1,239 @@
+//! The part every SAT backend shares: encode the puzzle, load the formula into a solver, and
+//! count models with blocking clauses. A solver takes part through two small traits:
+//! [`Engine`] hands out a [`Session`] per puzzle (a fresh solver, or a reused one), and a
+//! session adds clauses, solves, and reads the model. [`SatBackend`] is the backend over any
+//! engine: `sat` is `SatBackend<`[`Varisat`]`>`, `sat-batsat` is
+//! `SatBackend<`[`super::batsat::Batsat`]`>`.
+
+use super::encoding::{self, Encoding, Formula, Givens};
+use crate::grid::Puzzle;
+use crate::solver::{Limit, Options, Outcome, Solver, Stats};
+use varisat::{ExtendFormula, Lit};
+
+/// One puzzle's formula loaded into a SAT solver: what the counting loop needs of it.
+///
+/// Variables are 0-based indices below the count given to [`Engine::session`]; literals are
+/// varisat's [`Lit`], the type the encoder writes.
+pub trait Session {
+    /// Adds a clause.
+    fn add_clause(&mut self, clause: &[Lit]);
+    /// Decides the clauses added so far: `Some(true)` satisfiable (the model can be read),
+    /// `Some(false)` unsatisfiable, `None` undecided (the solver failed or gave up).
+    fn solve(&mut self) -> Option<bool>;
+    /// The value of `var` in the model of the last satisfiable [`Session::solve`] (`None` if
+    /// the model leaves it unassigned).
+    fn value(&self, var: usize) -> Option<bool>;
+    /// Conflicts and decisions made so far in this session, where the solver counts them.
+    fn counters(&self) -> Option<(u64, u64)> {
+        None
+    }
+}
+
+/// A SAT solver for the backends: one [`Session`] per puzzle.
+pub trait Engine: Send {
+    /// The session type; it may borrow the engine (to reuse a solver's allocations).
+    type Session<'a>: Session
+    where
+        Self: 'a;
+    /// The backend's name (`sat`, `sat-batsat`, …).
+    fn name(&self) -> &'static str;
+    /// Whether the solver decides a fresh variable false first (varisat): then the backend
+    /// gives it every variable negated, so that a decision places a digit instead of
+    /// eliminating one. An engine that can set the phase itself returns false.
+    fn decides_false_first(&self) -> bool {
+        false
+    }
+    /// A session for a formula over `vars` variables, with no clauses yet.
+    fn session(&mut self, vars: usize) -> Self::Session<'_>;
+}
+
+/// A SAT backend: an encoding, an engine, and the buffers reused between puzzles.
+#[derive(Debug, Clone)]
+pub struct SatBackend<E> {
+    engine: E,
+    encoding: Encoding,
+    formula: Formula,
+    truth: Vec<bool>,
+    blocking: Vec<Lit>,
+    scratch: Vec<Lit>,
+    /// Give the solver the negated variables (see [`Engine::decides_false_first`]).
+    place_first: bool,
+    /// At most this many SAT calls per puzzle (`Options::max_nodes`); past it, `Unknown`.
+    max_calls: u64,
+}
+
+impl<E: Engine + Default> SatBackend<E> {
+    /// Builds the backend with `options.encoding` (default [`Encoding::DEFAULT`]); the node
+    /// budget caps the SAT calls.
+    pub fn new(options: &Options) -> SatBackend<E> {
+        let mut sat = SatBackend::with_encoding(options.encoding.unwrap_or(Encoding::DEFAULT));
+        sat.max_calls = options.max_nodes.unwrap_or(u64::MAX);
+        sat
+    }
+
+    /// Builds the backend with a given encoding.
+    pub fn with_encoding(encoding: Encoding) -> SatBackend<E> {
+        SatBackend::with_engine(E::default(), encoding)
+    }
+}
+
+impl<E: Engine> SatBackend<E> {
+    /// Builds the backend over a given engine and encoding.
+    pub fn with_engine(engine: E, encoding: Encoding) -> SatBackend<E> {
+        let place_first = engine.decides_false_first();
+        SatBackend {
+            engine,
+            encoding,
+            formula: Formula::new(),
+            truth: Vec::with_capacity(encoding::FULL_VARS),
+            blocking: Vec::with_capacity(81),
+            scratch: Vec::with_capacity(16),
+            place_first,
+            max_calls: u64::MAX,
+        }
+    }
+
+    /// Chooses the variables' sign convention: `true` gives the solver every variable negated
+    /// (the default for solvers that decide false first, see [`Engine::decides_false_first`]).
+    pub fn set_place_first(&mut self, on: bool) {
+        self.place_first = on;
+    }
+
+    /// The encoding in use.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    fn run(&mut self, givens: Givens<'_>, limit: Limit) -> Outcome {
+        let limit = limit.get();
+        self.formula.build(self.encoding, givens);
+        let flip = self.place_first;
+        let mut session = self.engine.session(self.formula.num_vars());
+        for clause in self.formula.clauses() {
+            add_clause(&mut session, clause, flip, &mut self.scratch);
+        }
+        let mut stats = Stats::default();
+        let mut found = 0u32;
+        let (mut first, mut second) = (None, None);
+        let mut spent = false;
+        loop {
+            if stats.iterations >= self.max_calls {
+                spent = true;
+                break;
+            }
+            stats.iterations += 1;
+            match session.solve() {
+                Some(true) => {}
+                Some(false) => break,
+                None => {
+                    spent = true;
+                    break;
+                }
+            }
+            self.truth.clear();
+            self.truth.extend(
+                (0..self.formula.num_vars()).map(|v| session.value(v).is_some_and(|b| b != flip)),
+            );
+            let Some(grid) = self.formula.decode(&self.truth, &mut self.blocking) else {
+                return Outcome::unknown(stats);
+            };
+            found += 1;
+            if first.is_none() {
+                first = Some(grid);
+            } else if second.is_none() {
+                second = Some(grid);
+            }
+            if found >= limit {
+                break;
+            }
+            add_clause(&mut session, &self.blocking, flip, &mut self.scratch);
+        }
+        if let Some((conflicts, decisions)) = session.counters() {
+            stats.conflicts = conflicts;
+            stats.decisions = decisions;
+        }
+        Outcome::searched(found, spent, first, second, stats)
+    }
+}
+
+/// Adds a clause, with every literal negated if `flip` (the solver's variable v then means
+/// "not v" of the formula).
+fn add_clause<S: Session>(session: &mut S, clause: &[Lit], flip: bool, scratch: &mut Vec<Lit>) {
+    if flip {
+        scratch.clear();
+        scratch.extend(clause.iter().map(|&l| !l));
+        session.add_clause(scratch);
+    } else {
+        session.add_clause(clause);
+    }
+}
+
+impl<E: Engine> Solver for SatBackend<E> {
+    fn name(&self) -> &str {
+        self.engine.name()
+    }
+
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        match puzzle {
+            Puzzle::Grid(grid) => self.run(Givens::Grid(grid), limit),
+            Puzzle::Candidates(candidates) => self.run(Givens::Candidates(candidates), limit),
+        }
+    }
+}
+
+/// The varisat engine: a fresh [`varisat::Solver`] per puzzle (it is not `Send`, so the
+/// backend cannot keep one; the module docs of [`crate::solver::sat`] have the measurements
+/// that made a fresh solver the choice anyway).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Varisat;
+
+/// A varisat solver holding one puzzle's formula.
+pub struct VarisatSession {
+    solver: varisat::Solver<'static>,
+    /// The last model, by variable.
+    model: Vec<bool>,
+}
+
+impl Engine for Varisat {
+    type Session<'a> = VarisatSession;
+
+    fn name(&self) -> &'static str {
+        "sat"
+    }
+
+    fn decides_false_first(&self) -> bool {
+        true
+    }
+
+    fn session(&mut self, vars: usize) -> VarisatSession {
+        VarisatSession {
+            solver: varisat::Solver::new(),
+            model: Vec::with_capacity(vars),
+        }
+    }
+}
+
+impl Session for VarisatSession {
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.solver.add_clause(clause);
+    }
+
+    fn solve(&mut self) -> Option<bool> {
+        let sat = self.solver.solve().ok()?;
+        if sat {
+            let model = self.solver.model()?;
+            self.model.clear();
+            self.model.resize(model.len(), false);
+            for lit in model {
+                if let Some(t) = self.model.get_mut(lit.index()) {
+                    *t = lit.is_positive();
+                }
+            }
+        }
+        Some(sat)
+    }
+
+    fn value(&self, var: usize) -> Option<bool> {
+        self.model.get(var).copied()
+    }
+}
