@@ -308,9 +308,9 @@ impl Exec {
         if let Some(extra) = process.extra_output(settle) {
             let n = puzzles.len();
             self.fail(format!(
-                "wrote {extra} after answering all {n} puzzles sent (more answers than puzzles \
-                 sent: its answers are out of step, so none of these {n} is used); after \
-                 puzzle {last}"
+                "wrote {extra} after its answer to the last of the {n} puzzle(s) sent (more \
+                 answers than puzzles sent: its answers are out of step, so none of these {n} \
+                 is used); after puzzle {last}"
             ));
             for outcome in &mut self.batch {
                 *outcome = Outcome::unknown(Stats::default());
