@@ -21,6 +21,7 @@
  *   sb_wrong    writes the solution at every limit, and on every `configuration`-th call
  *               (counting from the first) a wrong one: two cells of its first row swapped
  *   sb_over     on call number `configuration` returns limit + 1 solutions
+ *   sb_blank    counts correctly but never writes a solution, not even at limit 1
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -170,4 +171,10 @@ size_t sb_over(const char *p, size_t limit, uint32_t n, char *sol, size_t *g) {
     static uint32_t calls;
     size_t found = solve(p, limit, 0, sol, g);
     return ++calls == n ? limit + 1 : found;
+}
+
+size_t sb_blank(const char *p, size_t limit, uint32_t config, char *sol, size_t *g) {
+    char ignored[81];
+    (void)sol;
+    return solve(p, limit, config & NO_GUESSES, ignored, g);
 }
