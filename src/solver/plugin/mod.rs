@@ -450,6 +450,15 @@ fn handshake(worker: &mut Worker, program: &Path, timeout: Duration) -> Result<(
         let left = deadline.saturating_duration_since(Instant::now());
         match worker.output.fill(left) {
             Ok(Fill::Data) => {}
+            Ok(Fill::Eof) if worker.output.pending().is_empty() => {
+                let how = worker.ending();
+                return Err(format!(
+                    "{how} before it said a word: a crash while loading the library, or {} is \
+                     not the sudobench binary (from another program, set Options::lib_worker \
+                     to one)",
+                    program.display()
+                ));
+            }
             Ok(Fill::Eof) => {
                 let how = worker.ending();
                 return Err(format!(

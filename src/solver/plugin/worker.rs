@@ -19,8 +19,8 @@ type SolveFn = unsafe extern "C" fn(*const c_char, usize, u32, *mut c_char, *mut
 const STRIDE: usize = 752;
 
 /// Runs the worker: loads `path`, looks up `symbol`, tells the backend whether that worked,
-/// then serves batches until its input ends. `progress_fd` is the backend's memory file
-/// (see [`Progress`]). Returns whether it ended normally. Nothing is written to standard
+/// then serves batches until its input ends. `progress_fd` is the backend's memory file, in
+/// which the worker marks each call it makes. Returns whether it ended normally. Nothing is written to standard
 /// output but the protocol: the library's own output on it goes to standard error.
 pub fn serve(path: &str, symbol: &str, config: u32, progress_fd: i32) -> bool {
     match Worker::start(progress_fd) {
