@@ -284,15 +284,11 @@ impl Plugin {
             .stdin
             .write_all(&self.request)
             .and_then(|()| worker.stdin.flush());
-        let header = match written {
-            Ok(()) => worker.want(wire::ANSWERS_HEADER, self.timeout),
-            Err(_) => Err(Stop::Died),
-        };
-        let stop = match header {
-            Ok(()) => None,
-            Err(stop) => Some(stop),
-        };
         let n = puzzles.len();
+        let mut stop = match written {
+            Ok(()) => worker.want(wire::ANSWERS_HEADER, self.timeout).err(),
+            Err(_) => Some(Stop::Died),
+        };
         if stop.is_none() {
             let pending = worker.output.pending();
             let count = u32::from_le_bytes(pending[1..5].try_into().unwrap_or_default()) as usize;
@@ -303,13 +299,10 @@ impl Plugin {
                     pending[0]
                 ));
             }
-        }
-        let stop = match stop {
-            None => worker
+            stop = worker
                 .want(wire::ANSWERS_HEADER + n * wire::ANSWER_BYTES, self.timeout)
-                .err(),
-            s => s,
-        };
+                .err();
+        }
         match stop {
             None => {}
             Some(Stop::Died) => {

@@ -134,7 +134,7 @@ impl Progress {
             )?
         };
         let words = NonNull::new(ptr.cast::<AtomicU64>())
-            .ok_or_else(|| io::Error::new(io::ErrorKind::Other, "mmap returned a null pointer"))?;
+            .ok_or_else(|| io::Error::other("mmap returned a null pointer"))?;
         Ok(Progress { words, _fd: fd })
     }
 
