@@ -15,7 +15,8 @@ pub struct Options {
     pub seed: u64,
     /// CNF encoding of the `sat` backend (`None`: its default).
     pub encoding: Option<Encoding>,
-    /// How long an external program (`exec:CMD`) may take to answer one puzzle.
+    /// How long an external program (`exec:CMD`) may take to answer one puzzle, and a
+    /// library's function (`lib:PATH:SYMBOL`) to return from one call.
     pub exec_timeout: Duration,
     /// Settings of the `projection` backends (iteration budget, relaxation, noise, ...).
     pub projection: ProjectionOptions,

@@ -295,8 +295,8 @@ impl Plugin {
             if pending[0] != wire::ANSWERS || count != n {
                 return Err(format!(
                     "the worker answered out of protocol (frame {:#04x} for {count} puzzles, \
-                     {n} sent)",
-                    pending[0]
+                     {n} sent), in a batch starting with puzzle {}",
+                    pending[0], puzzles[0]
                 ));
             }
             stop = worker
