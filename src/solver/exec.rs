@@ -31,7 +31,8 @@
 //! - or writes more lines than it was sent puzzles. Such answers are out of step (a program
 //!   that prints every answer twice would have its second copy taken for the next puzzle's
 //!   answer), so none of the batch in which the extra line is found is used: they all become
-//!   `unknown`. An extra line is looked for before every batch is sent, and after the last
+//!   `unknown`. An extra line is looked for before every batch is sent (but the first, whose
+//!   first answer is whatever the program writes first), and after the last
 //!   answer of every batch for a short while (twice the batch's mean answer time, between
 //!   0.1 and 20 ms, at most the timeout; not counted as solving time), since a program that
 //!   writes one writes it at its pace of answering.
@@ -233,15 +234,18 @@ impl Exec {
     fn run_batch(&mut self, puzzles: &[Puzzle], limit: Limit) {
         self.batch.clear();
         self.measured = Duration::ZERO;
+        let mut started = false;
         if self.fault.is_none() && self.process.is_none() {
             match Process::start(&self.command) {
-                Ok(p) => self.process = Some(p),
+                Ok(p) => (self.process, started) = (Some(p), true),
                 Err(e) => self.fault = Some(e),
             }
         }
         // Every answer to the puzzles sent so far has been read: anything waiting now answers
-        // no puzzle.
-        if let (Some(process), Some(first)) = (self.process.as_mut(), puzzles.first()) {
+        // no puzzle. (What a program just started writes first is read as its first answer,
+        // and judged as one, whenever it happens to arrive.)
+        let process = self.process.as_mut().filter(|_| !started);
+        if let (Some(process), Some(first)) = (process, puzzles.first()) {
             if let Some(extra) = process.extra_output(Duration::ZERO) {
                 self.fail(format!(
                     "wrote {extra} when no puzzle was waiting for an answer (more answers than \
