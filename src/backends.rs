@@ -98,7 +98,8 @@ pub fn default_names() -> impl Iterator<Item = &'static str> {
     BACKENDS.iter().filter(|b| b.default).map(|b| b.name)
 }
 
-/// Builds a backend from its name: a built-in one, or `exec:CMD` for an external program.
+/// Builds a backend from its name: a built-in one, `exec:CMD` for an external program, or
+/// `lib:PATH:SYMBOL` for a function in a shared library (run in a worker process).
 pub fn build(name: &str, options: &Options) -> Result<Box<dyn Solver>, BuildError> {
     if let Some(command) = name.strip_prefix("exec:") {
         return Ok(Box::new(solver::exec::Exec::new(
@@ -106,12 +107,15 @@ pub fn build(name: &str, options: &Options) -> Result<Box<dyn Solver>, BuildErro
             options.exec_timeout,
         )?));
     }
+    if let Some(spec) = name.strip_prefix("lib:") {
+        return Ok(Box::new(solver::plugin::Plugin::new(spec, options)?));
+    }
     match BACKENDS.iter().find(|b| b.name == name) {
         Some(info) => (info.build)(options),
         None => Err(BuildError::Unknown {
             name: name.to_string(),
             known: builtin_names()
-                .chain(["exec:CMD"])
+                .chain(["exec:CMD", "lib:PATH:SYMBOL"])
                 .collect::<Vec<_>>()
                 .join(", "),
         }),

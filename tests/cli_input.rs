@@ -164,9 +164,11 @@ fn kaggle_csv_missing_column_and_wrong_solution() {
         got[1],
         format!("error: {name}:3: CSV row has 1 fields, the header has 2")
     );
+    // The swapped digits make the file's solution invalid: a data error of the file.
     assert!(
-        got[2].starts_with(&format!("error: {name}:4: the file's expected solution"))
-            && got[2].contains("is invalid"),
+        got[2].starts_with(&format!(
+            "error: {name}:4: the file's expected solution {wrong}"
+        )) && got[2].contains("is invalid"),
         "{}",
         got[2]
     );

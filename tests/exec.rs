@@ -317,3 +317,67 @@ fn count_rejects_what_bench_rejects() {
         "{text}"
     );
 }
+
+/// Two puzzles without a solution, then two unique ones.
+fn none_none_unique_unique() -> String {
+    let none = format!("5...5....{}", ".".repeat(72));
+    let unique = &sample().lines().map(str::to_string).collect::<Vec<_>>()[..2];
+    format!("{none}\n{none}\n{}\n{}\n", unique[0], unique[1])
+}
+
+/// A program that prints every answer twice has its answers out of step: the second copy of
+/// the first `0` would be taken for the second puzzle's answer, and so on. The extra lines
+/// are found, the backend fails, and no out-of-step answer is printed as a count.
+#[test]
+fn answers_beyond_the_puzzles_sent_fail_the_backend() {
+    let input = none_none_unique_unique();
+    for twice in [
+        format!("exec:{} | sed -u p", example()),
+        "exec:python3 scripts/exec_solver.py | while read a; do echo \"$a\"; echo \"$a\"; done"
+            .to_string(),
+    ] {
+        let out = sudobench(&["count", "--backend", &twice], &input);
+        let lines = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{twice}: {lines:?}");
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        // Only a right count may stand, and an error for the rest.
+        for (line, right) in lines.iter().zip(["0", "0", "1", "1"]) {
+            assert!(
+                line == right || line.starts_with("error: "),
+                "{twice}: {lines:?}"
+            );
+        }
+        let failure = lines
+            .iter()
+            .find(|l| l.contains(" failed: "))
+            .unwrap_or_else(|| panic!("{twice}: no failure in {lines:?}"));
+        assert!(
+            failure.contains("more answers than puzzles sent"),
+            "{failure}"
+        );
+    }
+}
+
+/// A program that writes one endless line is stopped once the line passes 64 KiB, long
+/// before the timeout, and the error says so.
+#[test]
+fn an_endless_answer_line_is_cut_at_64_kib() {
+    let out = sudobench(
+        &[
+            "count",
+            "--backend",
+            "exec:yes | tr -d '\\n'",
+            "--timeout",
+            "120",
+        ],
+        &format!("{EASY}\n{EASY}\n"),
+    );
+    let lines = stdout(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        lines[0].contains("answer line longer than 64 KiB: the program wrote")
+            && lines[0].contains("bytes without a newline"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1], "error: -:2: no answer: the backend failed at -:1");
+}

@@ -484,6 +484,48 @@ fn a_spent_budget_stops_only_that_backend_and_says_how_far_it_got() {
     assert!(table.contains(&format!("{}/51*", slow.covered)), "{table}");
 }
 
+/// Basic, claiming that every batch took it one second of solving (as an out-of-process
+/// backend reports the time it measured itself).
+struct SelfTimed;
+
+impl Solver for SelfTimed {
+    fn name(&self) -> &str {
+        "self-timed"
+    }
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        Basic::new(&Options::default()).solve(puzzle, limit)
+    }
+    fn measured_time(&self) -> Option<Duration> {
+        Some(Duration::from_secs(1))
+    }
+}
+
+#[test]
+fn a_backend_that_times_itself_is_taken_at_its_word() {
+    let text = mixed_text();
+    let run = |time_budget| {
+        let config = Config {
+            time_budget,
+            ..Config::default()
+        };
+        Runner::new(config, vec![basic(), Backend::new(|| SelfTimed)])
+            .run_items("m", reader(&text), None, &mut NoObserver)
+            .unwrap()
+    };
+    // A second per batch means batches of one puzzle: 51 seconds for 51 puzzles, whatever
+    // the wall clock said.
+    let all = run(None);
+    assert_eq!(all.backends[1].covered, 51);
+    assert_eq!(all.backends[1].time, Duration::from_secs(51));
+    assert_eq!(all.mismatch_total, 0);
+    // The budget counts the same seconds: 2.5 s are spent after the third puzzle.
+    let budget = run(Some(Duration::from_millis(2500)));
+    assert_eq!(budget.backends[1].covered, 3);
+    assert_eq!(budget.backends[1].time, Duration::from_secs(3));
+    assert!(budget.backends[1].budget_spent);
+    assert!(!budget.backends[0].budget_spent);
+}
+
 #[test]
 fn parse_errors_are_counted_and_reading_goes_on() {
     let text = format!("# c\n{PUZZLE}\n12345\n{}x\n{PUZZLE}\n", &PUZZLE[..80]);

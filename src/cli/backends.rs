@@ -16,6 +16,12 @@ pub fn list() -> Result<bool> {
         "{:<12}  any program speaking the line protocol (see README)",
         "exec:CMD"
     )?;
+    writeln!(
+        out,
+        "{:<12}  a function with tdoku's C signature in a shared library, run in a worker \
+         process (see README)",
+        "lib:PATH:SYMBOL"
+    )?;
     writeln!(out, "(* = run by `bench` when no --backends are given)")?;
     Ok(true)
 }

@@ -52,6 +52,24 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Grade puzzles: hardest technique needed, backtracking guesses, clues; per-file summary.
     Grade(grade::GradeArgs),
+    /// The worker process of a `lib:` backend (started by sudobench itself).
+    #[command(name = "lib-worker", hide = true)]
+    LibWorker(LibWorkerArgs),
+}
+
+/// Arguments of the hidden `lib-worker` mode: what the `lib:` backend passes its worker.
+#[derive(Args, Debug)]
+struct LibWorkerArgs {
+    /// Descriptor of the memory file the worker shows its progress in.
+    #[arg(long)]
+    progress_fd: i32,
+    /// The configuration word passed to every call.
+    #[arg(long, default_value_t = 0)]
+    config: u32,
+    /// The shared library.
+    path: String,
+    /// The function.
+    symbol: String,
 }
 
 /// The backend of `solve` and `count`, and its settings.
@@ -80,9 +98,13 @@ pub struct BackendSettings {
     /// Iteration budget per puzzle of the projection backends.
     #[arg(long)]
     pub iterations: Option<u64>,
-    /// Seconds an external program (`exec:CMD`) may take to answer one puzzle.
+    /// Seconds an external program (`exec:CMD`) may take to answer one puzzle, and a
+    /// library's function (`lib:PATH:SYMBOL`) to return from one call.
     #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
     pub timeout: f64,
+    /// Configuration word passed to a `lib:` backend's function (tdoku's `configuration`).
+    #[arg(long, default_value_t = 0)]
+    pub config: u32,
 }
 
 /// A solution limit: a whole number of at least 1.
@@ -110,6 +132,7 @@ impl BackendSettings {
             seed: self.seed,
             encoding: self.encoding,
             exec_timeout: std::time::Duration::from_secs_f64(self.timeout),
+            lib_config: self.config,
             ..Options::default()
         };
         if let Some(n) = self.iterations {
@@ -139,5 +162,11 @@ pub fn run() -> Result<bool> {
         Command::Cnf(args) => cnf::cnf(&args),
         Command::Generate(args) => generate::generate(&args),
         Command::Grade(args) => grade::grade(&args),
+        Command::LibWorker(args) => Ok(solver::plugin::serve(
+            &args.path,
+            &args.symbol,
+            args.config,
+            args.progress_fd,
+        )),
     }
 }

@@ -138,7 +138,8 @@ impl<'a> Worker<'a> {
         }
 
         // Backend by backend over the whole chunk, in batches (`Solver::solve_batch`, which
-        // lets an external program pipeline); only the solve calls are timed. A batch is sized
+        // lets an external program pipeline); only the solve calls are timed, or the backend
+        // says what its solving took (`Solver::measured_time`). A batch is sized
         // to take about a millisecond, so the budget is checked often for slow backends and
         // the clock read rarely for fast ones.
         self.positions.clear();
@@ -180,7 +181,13 @@ impl<'a> Worker<'a> {
                     let solved = panic::catch_unwind(AssertUnwindSafe(|| {
                         solver.solve_batch(batch, limit, outcomes)
                     }));
-                    let spent = start.elapsed().as_nanos() as u64;
+                    // A backend that times its own solving (one in another process, whose
+                    // pipe is no solving) is taken at its word; the others by the wall clock.
+                    let spent = match &solved {
+                        Ok(()) => solver.measured_time().unwrap_or_else(|| start.elapsed()),
+                        Err(_) => start.elapsed(),
+                    };
+                    let spent = spent.as_nanos().min(u128::from(u64::MAX)) as u64;
                     local_ns += spent;
                     self.mean_ns[b] = (spent / (end - k) as u64).max(1);
                     if let Err(payload) = solved {

@@ -3,9 +3,13 @@
 //!
 //! # Protocol
 //! The program is started once (through `sh -c CMD`) and reads puzzles on standard input, one
-//! per line: the 81-character puzzle (`.` for empty cells), a space, and the solution limit,
-//! e.g. `4...3.......6..8... 2`. For every line it writes one answer line on standard output,
-//! in the same order, and flushes it:
+//! per line: the puzzle, a space, and the solution limit. A clue grid is sent as 81
+//! characters (`1`-`9` for clues, `.` for empty cells), e.g. `4...3.......6..8... 2`; a
+//! pencilmark puzzle as its 729-character line, where character `81·row + 9·col + d−1` is the
+//! digit `d` if `d` is still possible in that cell and `.` if it is eliminated (the input
+//! format of the same name). A program that handles only grids should answer a 729-character
+//! line `unknown`. For every line it writes one answer line on standard output, in the same
+//! order, and flushes it:
 //!
 //! ```text
 //! COUNT [SOLUTION] [GUESSES]
@@ -17,28 +21,59 @@
 //! `2 4623…892`, `unknown`. Standard error is passed through.
 //!
 //! sudobench keeps up to [`WINDOW`] puzzles in flight, so the program should read a line and
-//! answer it before reading on, but need not wait for sudobench. A program that exits, stays
-//! silent past the per-puzzle timeout, or writes an answer that does not parse is stopped; the
-//! backend then answers `unknown` for every later puzzle, and [`Solver::fault`] says why.
+//! answer it before reading on, but need not wait for sudobench. The backend fails for good,
+//! and answers `unknown` for every later puzzle ([`Solver::fault`] says why), when the program
+//! - exits or closes its output,
+//! - stays silent past the per-puzzle timeout,
+//! - writes an answer that does not parse, or an answer line longer than [`MAX_LINE`] bytes
+//!   (it is stopped as soon as that many bytes came without a newline, so an endless line
+//!   costs no more memory than that),
+//! - or writes more lines than it was sent puzzles. Such answers are out of step (a program
+//!   that prints every answer twice would have its second copy taken for the next puzzle's
+//!   answer), so none of the batch in which the extra line is found is used: they all become
+//!   `unknown`. An extra line is looked for before every batch is sent (but the first, whose
+//!   first answer is whatever the program writes first), and after the last
+//!   answer of every batch for a short while (twice the batch's mean answer time, between
+//!   0.1 and 20 ms, at most the timeout; not counted as solving time), since a program that
+//!   writes one writes it at its pace of answering.
 
+use super::pipe::{Fill, PipeReader};
 use super::{BuildError, Count, Limit, Outcome, Solver, Stats};
 use crate::grid::{Grid, Puzzle};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Puzzles written ahead of the answers read (pipelining). Small enough that the lines in
 /// flight fit in a pipe buffer both ways, so neither side can block the other.
 pub const WINDOW: usize = 64;
 
+/// Longest answer line accepted, in bytes (as for input lines).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Shortest and longest wait for an extra line after a batch's last answer.
+const SETTLE_MIN: Duration = Duration::from_micros(100);
+const SETTLE_MAX: Duration = Duration::from_millis(20);
+
 /// A running external program.
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    answers: Receiver<std::io::Result<String>>,
+    output: PipeReader,
+}
+
+/// Why no answer line came.
+enum NoLine {
+    /// The program closed its output.
+    Ended,
+    /// Nothing within the timeout.
+    Silent,
+    /// More than [`MAX_LINE`] bytes without a newline.
+    TooLong,
+    /// Reading the pipe failed.
+    Failed(std::io::Error),
 }
 
 impl Process {
@@ -54,20 +89,58 @@ impl Process {
             .map_err(|e| format!("cannot start `sh -c {command}`: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin pipe")?;
         let stdout = child.stdout.take().ok_or("no stdout pipe")?;
-        let (tx, answers) = mpsc::channel();
-        // The reader thread ends when the program closes its stdout or the receiver is gone.
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
         Ok(Process {
             child,
             stdin,
-            answers,
+            output: PipeReader::new(stdout),
         })
+    }
+
+    /// The next answer line (without its newline), waiting at most `timeout` for it. A last
+    /// line without a newline before the program closes its output still counts.
+    fn next_line(&mut self, timeout: Duration) -> Result<Vec<u8>, NoLine> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let pending = self.output.pending();
+            if let Some(end) = memchr::memchr(b'\n', pending) {
+                let line = pending[..end]
+                    .strip_suffix(b"\r")
+                    .unwrap_or(&pending[..end]);
+                let line = line.to_vec();
+                self.output.consume(end + 1);
+                return Ok(line);
+            }
+            if pending.len() > MAX_LINE {
+                return Err(NoLine::TooLong);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.output.fill(left) {
+                Ok(Fill::Data) => {}
+                Ok(Fill::Eof) if !self.output.pending().is_empty() => {
+                    let line = self.output.pending().to_vec();
+                    self.output.consume(line.len());
+                    return Ok(line);
+                }
+                Ok(Fill::Eof) => return Err(NoLine::Ended),
+                Ok(Fill::Timeout) => return Err(NoLine::Silent),
+                Err(e) => return Err(NoLine::Failed(e)),
+            }
+        }
+    }
+
+    /// What the program wrote beyond the answers expected of it, if it wrote anything within
+    /// `wait`: the start of it, for the report.
+    fn extra_output(&mut self, wait: Duration) -> Option<String> {
+        if self.output.pending().is_empty() {
+            match self.output.fill(wait) {
+                Ok(Fill::Data) => {}
+                // An end or an error shows at the next answer expected.
+                Ok(Fill::Eof | Fill::Timeout) | Err(_) => return None,
+            }
+        }
+        let pending = self.output.pending();
+        let line = pending.split(|&b| b == b'\n').next().unwrap_or(pending);
+        Some(shown(line))
     }
 
     /// Closes the program's input and kills its process group (the shell and everything it
@@ -85,20 +158,35 @@ impl Process {
     }
 
     /// Describes why no answer came: exit status if the program has ended.
-    fn silence(&mut self, timeout: Duration, disconnected: bool) -> String {
-        if disconnected {
-            thread::sleep(Duration::from_millis(20));
-            match self.child.try_wait() {
-                Ok(Some(status)) => format!("program ended ({status}) without answering"),
-                _ => "program closed its output without answering".to_string(),
+    fn silence(&mut self, timeout: Duration, why: NoLine) -> String {
+        match why {
+            NoLine::Ended => {
+                thread::sleep(Duration::from_millis(20));
+                match self.child.try_wait() {
+                    Ok(Some(status)) => format!("program ended ({status}) without answering"),
+                    _ => "program closed its output without answering".to_string(),
+                }
             }
-        } else {
-            format!(
+            NoLine::Silent => format!(
                 "no answer within {:.1} s (does the program flush its output after each line?)",
                 timeout.as_secs_f64()
-            )
+            ),
+            NoLine::TooLong => format!(
+                "answer line longer than {} KiB: the program wrote {} bytes without a newline \
+                 (it was stopped there)",
+                MAX_LINE / 1024,
+                self.output.pending().len()
+            ),
+            NoLine::Failed(e) => format!("reading the program's output failed: {e}"),
         }
     }
+}
+
+/// The start of a line of output as it may be shown in a report (at most 120 characters).
+fn shown(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let short: String = text.chars().take(120).collect();
+    format!("{short:?}")
 }
 
 /// The external-program backend.
@@ -109,6 +197,8 @@ pub struct Exec {
     process: Option<Process>,
     fault: Option<String>,
     batch: Vec<Outcome>,
+    /// Time from sending the last batch's first puzzle to its last answer.
+    measured: Duration,
 }
 
 impl Exec {
@@ -128,6 +218,7 @@ impl Exec {
             process: None,
             fault: None,
             batch: Vec::new(),
+            measured: Duration::ZERO,
         })
     }
 
@@ -138,15 +229,32 @@ impl Exec {
         self.fault = Some(message);
     }
 
-    /// Sends puzzles, `WINDOW` ahead of the answers, and parses each answer.
+    /// Sends puzzles, `WINDOW` ahead of the answers, and parses each answer; then makes sure
+    /// the program wrote no more lines than it was sent puzzles.
     fn run_batch(&mut self, puzzles: &[Puzzle], limit: Limit) {
         self.batch.clear();
+        self.measured = Duration::ZERO;
+        let mut started = false;
         if self.fault.is_none() && self.process.is_none() {
             match Process::start(&self.command) {
-                Ok(p) => self.process = Some(p),
+                Ok(p) => (self.process, started) = (Some(p), true),
                 Err(e) => self.fault = Some(e),
             }
         }
+        // Every answer to the puzzles sent so far has been read: anything waiting now answers
+        // no puzzle. (What a program just started writes first is read as its first answer,
+        // and judged as one, whenever it happens to arrive.)
+        let process = self.process.as_mut().filter(|_| !started);
+        if let (Some(process), Some(first)) = (process, puzzles.first()) {
+            if let Some(extra) = process.extra_output(Duration::ZERO) {
+                self.fail(format!(
+                    "wrote {extra} when no puzzle was waiting for an answer (more answers than \
+                     puzzles sent: its answers are out of step and none is used); before \
+                     puzzle {first}"
+                ));
+            }
+        }
+        let start = Instant::now();
         let mut sent = 0;
         while self.batch.len() < puzzles.len() {
             let Some(process) = self.process.as_mut() else {
@@ -171,15 +279,14 @@ impl Exec {
                 }
             }
             let index = self.batch.len();
-            let answer = match process.answers.recv_timeout(self.timeout) {
-                Ok(Ok(line)) => parse_answer(&line, limit),
-                Ok(Err(e)) => Err(format!("reading the program's output failed: {e}")),
-                Err(RecvTimeoutError::Timeout) => Err(process.silence(self.timeout, false)),
-                Err(RecvTimeoutError::Disconnected) => {
-                    let why = process.silence(self.timeout, true);
+            let answer = match process.next_line(self.timeout) {
+                Ok(line) => parse_answer(&line, limit),
+                Err(why) => {
+                    let ended = matches!(why, NoLine::Ended);
+                    let why = process.silence(self.timeout, why);
                     Err(match write_failed {
-                        Some(e) => format!("{why} (writing to it failed: {e})"),
-                        None => why,
+                        Some(e) if ended => format!("{why} (writing to it failed: {e})"),
+                        _ => why,
                     })
                 }
             };
@@ -191,15 +298,35 @@ impl Exec {
                 }
             }
         }
+        self.measured = start.elapsed();
+        // A program that writes more lines than it is sent puzzles writes them at its pace of
+        // answering: wait about two answers' time for one.
+        let Some(process) = self.process.as_mut() else {
+            return;
+        };
+        let Some(last) = puzzles.last() else {
+            return;
+        };
+        let mean = self.measured / puzzles.len().max(1) as u32;
+        let settle = (mean * 2).clamp(SETTLE_MIN, SETTLE_MAX).min(self.timeout);
+        if let Some(extra) = process.extra_output(settle) {
+            let n = puzzles.len();
+            self.fail(format!(
+                "wrote {extra} after its answer to the last of the {n} puzzle(s) sent (more \
+                 answers than puzzles sent: its answers are out of step, so none of these {n} \
+                 is used); after puzzle {last}"
+            ));
+            for outcome in &mut self.batch {
+                *outcome = Outcome::unknown(Stats::default());
+            }
+        }
     }
 }
 
 /// Parses `COUNT [SOLUTION] [GUESSES]`.
-fn parse_answer(line: &str, limit: Limit) -> Result<Outcome, String> {
-    let garbage = |why: &str| {
-        let shown: String = line.chars().take(120).collect();
-        format!("unreadable answer {shown:?}: {why}")
-    };
+fn parse_answer(line: &[u8], limit: Limit) -> Result<Outcome, String> {
+    let garbage = |why: &str| format!("unreadable answer {}: {why}", shown(line));
+    let line = std::str::from_utf8(line).map_err(|_| garbage("not UTF-8 text"))?;
     let mut words = line.split_whitespace();
     let count = match words.next() {
         None => return Err(garbage("empty line")),
@@ -277,6 +404,12 @@ impl Solver for Exec {
     fn fault(&self) -> Option<&str> {
         self.fault.as_deref()
     }
+
+    /// From sending a batch's first puzzle to reading its last answer: the program's start and
+    /// the wait for extra lines after the batch are not solving time.
+    fn measured_time(&self) -> Option<Duration> {
+        Some(self.measured)
+    }
 }
 
 impl Drop for Exec {
@@ -295,24 +428,31 @@ mod tests {
     fn answers_parse() {
         let sol =
             "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
-        let o = parse_answer(&format!("1 {sol} 7"), Limit::TWO).unwrap();
+        let o = parse_answer(format!("1 {sol} 7").as_bytes(), Limit::TWO).unwrap();
         assert_eq!(o.count(), Count::Exactly(1));
         assert_eq!(o.solution().unwrap().to_string(), sol);
         assert_eq!(o.stats().guesses, Some(7));
         assert_eq!(
-            parse_answer("0", Limit::TWO).unwrap().count(),
+            parse_answer(b"0", Limit::TWO).unwrap().count(),
             Count::Exactly(0)
         );
         assert_eq!(
-            parse_answer("unknown", Limit::TWO).unwrap().count(),
+            parse_answer(b"unknown", Limit::TWO).unwrap().count(),
             Count::Unknown
         );
-        assert!(parse_answer("", Limit::TWO).is_err());
-        assert!(parse_answer("3 x", Limit::TWO).is_err());
-        assert!(parse_answer("1", Limit::TWO).is_err());
-        assert!(parse_answer("1 123", Limit::TWO).is_err());
-        assert!(parse_answer(&format!("1 {sol} 7 8"), Limit::TWO).is_err());
-        assert!(parse_answer(&format!("1 {}", sol.replace('4', ".")), Limit::TWO).is_err());
+        assert!(parse_answer(b"", Limit::TWO).is_err());
+        assert!(parse_answer(b"0 \xff", Limit::TWO)
+            .unwrap_err()
+            .contains("not UTF-8"));
+        assert!(parse_answer(b"3 x", Limit::TWO).is_err());
+        assert!(parse_answer(b"1", Limit::TWO).is_err());
+        assert!(parse_answer(b"1 123", Limit::TWO).is_err());
+        assert!(parse_answer(format!("1 {sol} 7 8").as_bytes(), Limit::TWO).is_err());
+        assert!(parse_answer(
+            format!("1 {}", sol.replace('4', ".")).as_bytes(),
+            Limit::TWO
+        )
+        .is_err());
     }
 
     #[test]

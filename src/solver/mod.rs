@@ -14,6 +14,8 @@ pub mod exec;
 pub mod logic;
 mod options;
 mod outcome;
+mod pipe;
+pub mod plugin;
 mod progress;
 pub mod projection;
 pub mod sat;
@@ -23,6 +25,7 @@ pub use options::{BuildError, Options};
 pub use outcome::{Count, Limit, Outcome, Stats};
 
 use crate::grid::Puzzle;
+use std::time::Duration;
 
 /// A Sudoku solving algorithm. One instance is reused for many puzzles.
 ///
@@ -35,6 +38,10 @@ use crate::grid::Puzzle;
 ///   panic is contained by the runner, which then stops using that instance.)
 /// - Answers are never believed as they are: every solution is checked by the independent
 ///   verifier and every count against the evidence (see [`crate::judge`]).
+/// - The runner times each [`solve_batch`](Solver::solve_batch) call with its wall clock,
+///   unless the backend says how long its solving took by itself
+///   ([`measured_time`](Solver::measured_time)): an out-of-process backend does, so that the
+///   pipe to its process is not counted as solving.
 ///
 /// Only [`name`](Solver::name) and [`solve`](Solver::solve) are required; the defaults of the
 /// others are right for a complete, in-process backend.
@@ -66,6 +73,21 @@ pub trait Solver: Send {
     fn fault(&self) -> Option<&str> {
         None
     }
+
+    /// The solving time of the last [`solve_batch`](Solver::solve_batch) call as the backend
+    /// measured it itself, or `None` (the default) to be timed by the runner's wall clock
+    /// around the call.
+    ///
+    /// The runner asks right after every `solve_batch` that returned normally and uses the
+    /// answer for the report and the time budget. It must cover that call's puzzles only,
+    /// and only the solving of them: `lib:` returns the thread CPU time its worker process
+    /// spent in the library's calls for the batch (not the pipe round trip, not its untimed
+    /// second calls for a solution), `exec:` the time from sending the batch's first puzzle
+    /// to reading its last answer (not the program's start). A backend that has failed and
+    /// answers `unknown` without working reports what it spent, usually zero.
+    fn measured_time(&self) -> Option<Duration> {
+        None
+    }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
@@ -83,5 +105,8 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     }
     fn fault(&self) -> Option<&str> {
         (**self).fault()
+    }
+    fn measured_time(&self) -> Option<Duration> {
+        (**self).measured_time()
     }
 }

@@ -2,6 +2,7 @@
 
 use super::projection::ProjectionOptions;
 use super::sat::Encoding;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Settings a backend may read when it is built. Each backend uses the fields that concern it
@@ -14,10 +15,18 @@ pub struct Options {
     pub seed: u64,
     /// CNF encoding of the `sat` backend (`None`: its default).
     pub encoding: Option<Encoding>,
-    /// How long an external program (`exec:CMD`) may take to answer one puzzle.
+    /// How long an external program (`exec:CMD`) may take to answer one puzzle, and a
+    /// library's function (`lib:PATH:SYMBOL`) to return from one call.
     pub exec_timeout: Duration,
     /// Settings of the `projection` backends (iteration budget, relaxation, noise, ...).
     pub projection: ProjectionOptions,
+    /// The configuration word a `lib:PATH:SYMBOL` backend passes to the library's solve
+    /// function (tdoku's `configuration`; 0 by default).
+    pub lib_config: u32,
+    /// The program a `lib:` backend runs as its worker process (`None`: the running
+    /// executable, which must then be the `sudobench` binary). A crate that uses `lib:` from
+    /// its own program points this at a `sudobench` binary; see [`crate::solver::plugin`].
+    pub lib_worker: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -28,6 +37,8 @@ impl Default for Options {
             encoding: None,
             exec_timeout: Duration::from_secs(10),
             projection: Default::default(),
+            lib_config: 0,
+            lib_worker: None,
         }
     }
 }

@@ -1,0 +1,555 @@
+//! `lib:PATH:SYMBOL`: a solver in a shared library with tdoku's C signature, run in a worker
+//! process of its own.
+//!
+//! ```c
+//! size_t SYMBOL(const char *puzzle, size_t limit, uint32_t configuration,
+//!               char *solution, size_t *num_guesses);
+//! ```
+//!
+//! `puzzle` is 81 characters (`1`-`9`, `.` for empty) or, for a pencilmark puzzle, 729 (the
+//! digit `d` at `81·row + 9·col + d−1` if it is still possible there, else `.`), followed by
+//! a NUL. The function returns the number of solutions it found, at most `limit`; it may write
+//! a solution (81 characters `1`-`9`) to `solution` and its guess count to `num_guesses`.
+//! `configuration` is `--config N` ([`Options::lib_config`], default 0).
+//!
+//! # What is called, and what is timed
+//! tdoku fills `solution` only when `limit` is 1, so a count of one or more at limit 2 comes
+//! without one. The worker zeroes the buffer before each call; when a count of one or more
+//! comes back without 81 digits in it, the worker calls the function once more on that
+//! puzzle with limit 1 to obtain a solution the verifier can check. That second call is made
+//! after the batch's timed calls, outside the timed region, and its count is kept only to
+//! explain a failure. A count of two or more has no second solution to show, as with `exec:`;
+//! the judge settles what evidence cannot. `num_guesses` is set to `SIZE_MAX` before the
+//! call: left so, the answer has no guess count (a library that does not count guesses shows
+//! `n/a`, not 0).
+//!
+//! # Containment
+//! The library never runs in this process. The backend starts a worker — the `sudobench`
+//! binary in a hidden mode, `sudobench lib-worker` ([`Options::lib_worker`] names another
+//! one) — which loads the library and reports whether it found the symbol (a build error
+//! otherwise, so a wrong path or name stops the command before anything runs). Puzzles then
+//! go over a pipe in batches of up to 64; the worker answers each batch with the thread CPU
+//! time its calls took ([`crate::util::thread_cpu_time`] around the loop of calls, nothing
+//! else), which the backend reports as its solving time
+//! ([`Solver::measured_time`]), so the pipe is not in the figure.
+//!
+//! Before each call the worker writes the call's number and its puzzle's to a page of memory
+//! shared with the backend (no system call). The backend fails for good, and answers
+//! `unknown` from then on ([`Solver::fault`] says why, naming the puzzle), when
+//! - the worker dies: a crash (signal) or an exit inside the library, named with the puzzle
+//!   whose call was running;
+//! - a call runs longer than the timeout (`--timeout`, the same setting as `exec:`'s per
+//!   answer): the worker is killed;
+//! - an answer is impossible: a count above the limit, or a count of one or more with no
+//!   solution even at limit 1.
+//!
+//! The answers of a batch in which the worker died or hung are all `unknown`. Wrong solutions
+//! are not the backend's concern: the judge blames them on it like on any backend.
+//!
+//! # Using `lib:` from another program
+//! The worker is the running executable unless [`Options::lib_worker`] says otherwise, so a
+//! crate that builds `lib:` backends from its own binary sets it to a `sudobench` binary
+//! (`cargo install` it, or `env!("CARGO_BIN_EXE_sudobench")` in its tests).
+
+mod wire;
+mod worker;
+
+pub use worker::serve;
+
+use super::pipe::{Fill, PipeReader};
+use super::{BuildError, Limit, Options, Outcome, Solver, Stats};
+use crate::grid::{Grid, Puzzle};
+use std::io::Write;
+use std::num::NonZeroU32;
+use std::os::fd::AsRawFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+use wire::{Answer, Progress};
+
+/// The hidden subcommand that runs a worker.
+pub const WORKER_COMMAND: &str = "lib-worker";
+
+/// How often the backend looks at the progress page while it waits.
+const POLL: Duration = Duration::from_millis(20);
+
+/// A running worker.
+struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    output: PipeReader,
+    progress: Progress,
+    /// Puzzles sent over its life (the progress page numbers them the same way).
+    sent: u64,
+}
+
+impl Worker {
+    /// Kills the worker (it has no children of its own to take care of).
+    fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Waits until `n` bytes are pending, watching the progress page: `Err` with the reason
+    /// when the worker ends first, or when no call started for longer than `timeout`.
+    fn want(&mut self, n: usize, timeout: Duration) -> Result<(), Stop> {
+        let mut calls = self.progress.calls();
+        let mut since = Instant::now();
+        while self.output.pending().len() < n {
+            if self.output.is_full() {
+                return Err(Stop::Garbage(
+                    "an answer frame larger than the buffer".into(),
+                ));
+            }
+            match self.output.fill(POLL.min(timeout)) {
+                Ok(Fill::Data) => {}
+                Ok(Fill::Eof) => return Err(Stop::Died),
+                Err(e) => return Err(Stop::Garbage(format!("reading from it failed: {e}"))),
+                Ok(Fill::Timeout) => {
+                    let now = self.progress.calls();
+                    if now != calls {
+                        calls = now;
+                        since = Instant::now();
+                    } else if since.elapsed() >= timeout {
+                        return Err(Stop::Hung);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// How the worker ended, once its output closed: its exit status, waited for briefly
+    /// (it is killed if it lingers).
+    fn ending(&mut self) -> String {
+        let deadline = Instant::now() + Duration::from_secs(1);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(2))
+                }
+                _ => break None,
+            }
+        };
+        match status {
+            Some(s) => match (s.signal(), s.code()) {
+                (Some(sig), _) => format!("crashed: killed by signal {sig} ({})", signal_name(sig)),
+                (None, Some(code)) => format!("the worker exited with status {code}"),
+                (None, None) => format!("the worker ended ({s})"),
+            },
+            None => "the worker closed its output".to_string(),
+        }
+    }
+}
+
+/// Why a batch could not be answered.
+enum Stop {
+    /// The worker's output ended: it died.
+    Died,
+    /// No call started for longer than the timeout.
+    Hung,
+    /// It said something that is not the protocol.
+    Garbage(String),
+}
+
+/// The name of a signal that ends a crashing process.
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        31 => "SIGSYS",
+        _ => "signal",
+    }
+}
+
+/// The shared-library backend.
+pub struct Plugin {
+    name: String,
+    timeout: Duration,
+    worker: Option<Worker>,
+    fault: Option<String>,
+    measured: Duration,
+    request: Vec<u8>,
+}
+
+impl Plugin {
+    /// Parses `PATH:SYMBOL` (the part after `lib:`), starts the worker and waits for it to
+    /// load the library and find the symbol.
+    pub fn new(spec: &str, options: &Options) -> Result<Plugin, BuildError> {
+        let name = format!("lib:{spec}");
+        let invalid = |reason: String| BuildError::Invalid {
+            name: name.clone(),
+            reason,
+        };
+        let (path, symbol) = match spec.rsplit_once(':') {
+            Some((p, s)) if !p.is_empty() && !s.is_empty() => (p, s),
+            _ => {
+                return Err(invalid(
+                    "expected lib:PATH:SYMBOL (a shared library and a function in it)".into(),
+                ))
+            }
+        };
+        if !symbol
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return Err(invalid(format!("{symbol:?} is not a C function name")));
+        }
+        // A file name without a slash would send the dynamic loader searching the system's
+        // library path; a file that is there is meant.
+        let path = if !path.contains('/') && Path::new(path).is_file() {
+            format!("./{path}")
+        } else {
+            path.to_string()
+        };
+        let program = match &options.lib_worker {
+            Some(p) => p.clone(),
+            None => std::env::current_exe()
+                .map_err(|e| invalid(format!("cannot find the sudobench binary to run: {e}")))?,
+        };
+        let worker = start(
+            &program,
+            &path,
+            symbol,
+            options.lib_config,
+            options.exec_timeout,
+        )
+        .map_err(invalid)?;
+        Ok(Plugin {
+            name,
+            timeout: options.exec_timeout,
+            worker: Some(worker),
+            fault: None,
+            measured: Duration::ZERO,
+            request: Vec::new(),
+        })
+    }
+
+    fn fail(&mut self, message: String) {
+        if let Some(w) = self.worker.take() {
+            w.stop();
+        }
+        self.fault = Some(message);
+    }
+
+    /// Sends one batch (at most [`wire::MAX_BATCH`] puzzles) and reads its answers.
+    fn batch(
+        &mut self,
+        puzzles: &[Puzzle],
+        limit: Limit,
+        outcomes: &mut Vec<Outcome>,
+    ) -> Result<(), String> {
+        let Some(worker) = self.worker.as_mut() else {
+            return Ok(());
+        };
+        self.request.clear();
+        self.request.push(wire::SOLVE);
+        self.request
+            .extend_from_slice(&u64::from(limit.get()).to_le_bytes());
+        self.request
+            .extend_from_slice(&(puzzles.len() as u32).to_le_bytes());
+        for p in puzzles {
+            let text = p.to_string();
+            self.request
+                .extend_from_slice(&(text.len() as u16).to_le_bytes());
+            self.request.extend_from_slice(text.as_bytes());
+        }
+        let first = worker.sent + 1;
+        worker.sent += puzzles.len() as u64;
+        // Which of this batch's puzzles the worker was in when it stopped.
+        let culprit = |worker: &Worker| -> String {
+            let p = worker.progress.puzzle();
+            match p.checked_sub(first) {
+                Some(i) if (i as usize) < puzzles.len() => {
+                    format!("on puzzle {}", puzzles[i as usize])
+                }
+                _ => format!(
+                    "between calls, in a batch of {} starting with puzzle {}",
+                    puzzles.len(),
+                    puzzles[0]
+                ),
+            }
+        };
+        let written = worker
+            .stdin
+            .write_all(&self.request)
+            .and_then(|()| worker.stdin.flush());
+        let n = puzzles.len();
+        let mut stop = match written {
+            Ok(()) => worker.want(wire::ANSWERS_HEADER, self.timeout).err(),
+            Err(_) => Some(Stop::Died),
+        };
+        if stop.is_none() {
+            let pending = worker.output.pending();
+            let count = u32::from_le_bytes(pending[1..5].try_into().unwrap_or_default()) as usize;
+            if pending[0] != wire::ANSWERS || count != n {
+                return Err(format!(
+                    "the worker answered out of protocol (frame {:#04x} for {count} puzzles, \
+                     {n} sent), in a batch starting with puzzle {}",
+                    pending[0], puzzles[0]
+                ));
+            }
+            stop = worker
+                .want(wire::ANSWERS_HEADER + n * wire::ANSWER_BYTES, self.timeout)
+                .err();
+        }
+        match stop {
+            None => {}
+            Some(Stop::Died) => {
+                let place = culprit(worker);
+                let how = worker.ending();
+                return Err(format!("{how} {place}"));
+            }
+            Some(Stop::Hung) => {
+                let place = culprit(worker);
+                return Err(format!(
+                    "no answer within {:.1} s: a call did not return (killed) {place}",
+                    self.timeout.as_secs_f64()
+                ));
+            }
+            Some(Stop::Garbage(why)) => return Err(format!("{why} {}", culprit(worker))),
+        }
+        let frame = &worker.output.pending()[..wire::ANSWERS_HEADER + n * wire::ANSWER_BYTES];
+        let nanos = u64::from_le_bytes(frame[5..13].try_into().unwrap_or_default());
+        self.measured += Duration::from_nanos(nanos);
+        let mut result = Ok(());
+        for (i, record) in frame[wire::ANSWERS_HEADER..]
+            .chunks_exact(wire::ANSWER_BYTES)
+            .enumerate()
+        {
+            let answer = Answer::read(record).unwrap_or(Answer {
+                count: u64::MAX,
+                guesses: wire::NOT_COUNTED,
+                recount: wire::NOT_CALLED,
+                solution: [0; 81],
+            });
+            match outcome(&answer, limit) {
+                Ok(o) => outcomes.push(o),
+                Err(why) => {
+                    result = Err(format!("{why}; on puzzle {}", puzzles[i]));
+                    break;
+                }
+            }
+        }
+        let used = frame.len();
+        worker.output.consume(used);
+        result
+    }
+}
+
+/// Starts a worker and waits for its handshake.
+fn start(
+    program: &Path,
+    path: &str,
+    symbol: &str,
+    config: u32,
+    timeout: Duration,
+) -> Result<Worker, String> {
+    let progress = Progress::create().map_err(|e| format!("cannot make the progress page: {e}"))?;
+    let fd = progress.fd().as_raw_fd();
+    let mut command = Command::new(program);
+    command
+        .arg(WORKER_COMMAND)
+        .arg("--progress-fd")
+        .arg(fd.to_string())
+        .arg("--config")
+        .arg(config.to_string())
+        .arg("--")
+        .arg(path)
+        .arg(symbol)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    // SAFETY: between fork and exec only an async-signal-safe system call is made: clearing
+    // close-on-exec on the progress page's descriptor, so that the worker inherits it (and
+    // no other child of this process does).
+    unsafe {
+        command.pre_exec(move || {
+            let fd = std::os::fd::BorrowedFd::borrow_raw(fd);
+            rustix::io::fcntl_setfd(fd, rustix::io::FdFlags::empty())?;
+            Ok(())
+        });
+    }
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot start the worker {}: {e}", program.display()))?;
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err("the worker has no pipes".into());
+    };
+    let mut worker = Worker {
+        child,
+        stdin,
+        output: PipeReader::new(stdout),
+        progress,
+        sent: 0,
+    };
+    match handshake(&mut worker, program, timeout) {
+        Ok(()) => Ok(worker),
+        Err(e) => {
+            worker.stop();
+            Err(e)
+        }
+    }
+}
+
+/// Reads the worker's first words: the library is loaded and the symbol found, or why not.
+fn handshake(worker: &mut Worker, program: &Path, timeout: Duration) -> Result<(), String> {
+    let not_a_worker = || {
+        format!(
+            "{} is not a sudobench lib worker (the lib: backend runs the sudobench binary; \
+             from another program, set Options::lib_worker to one)",
+            program.display()
+        )
+    };
+    let magic = wire::MAGIC.len();
+    let deadline = Instant::now() + timeout;
+    loop {
+        let pending = worker.output.pending();
+        let seen = pending.len().min(magic);
+        if pending[..seen] != wire::MAGIC[..seen] {
+            return Err(not_a_worker());
+        }
+        match pending.get(magic) {
+            Some(&wire::READY) => {
+                worker.output.consume(magic + 1);
+                return Ok(());
+            }
+            Some(&wire::ERROR) if pending.len() >= magic + 5 => {
+                let len = u32::from_le_bytes(
+                    pending[magic + 1..magic + 5].try_into().unwrap_or_default(),
+                ) as usize;
+                if len > wire::MAX_MESSAGE {
+                    return Err(not_a_worker());
+                }
+                if let Some(text) = pending.get(magic + 5..magic + 5 + len) {
+                    return Err(String::from_utf8_lossy(text).into_owned());
+                }
+            }
+            Some(&wire::ERROR) | None => {}
+            Some(_) => return Err(not_a_worker()),
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        match worker.output.fill(left) {
+            Ok(Fill::Data) => {}
+            Ok(Fill::Eof) if worker.output.pending().is_empty() => {
+                let how = worker.ending();
+                return Err(format!(
+                    "{how} before it said a word: a crash while loading the library, or {} is \
+                     not the sudobench binary (from another program, set Options::lib_worker \
+                     to one)",
+                    program.display()
+                ));
+            }
+            Ok(Fill::Eof) => {
+                let how = worker.ending();
+                return Err(format!(
+                    "the worker stopped while loading the library: {how}"
+                ));
+            }
+            Ok(Fill::Timeout) => {
+                return Err(format!(
+                    "the worker did not load the library within {:.1} s",
+                    timeout.as_secs_f64()
+                ))
+            }
+            Err(e) => return Err(format!("reading from the worker failed: {e}")),
+        }
+    }
+}
+
+/// The outcome an answer stands for, or why it is not one.
+fn outcome(answer: &Answer, limit: Limit) -> Result<Outcome, String> {
+    let stats = Stats {
+        guesses: (answer.guesses != wire::NOT_COUNTED).then_some(answer.guesses),
+        ..Stats::default()
+    };
+    let count = answer.count;
+    if count > u64::from(limit.get()) {
+        return Err(format!(
+            "impossible answer: {count} solutions at limit {limit}"
+        ));
+    }
+    let Some(count) = NonZeroU32::new(count as u32) else {
+        return Ok(Outcome::none(stats));
+    };
+    let grid = wire::filled(&answer.solution)
+        .then(|| Grid::from_bytes(&answer.solution).ok())
+        .flatten();
+    match grid {
+        Some(first) => Ok(Outcome::Found {
+            count,
+            first,
+            second: None,
+            stats,
+        }),
+        None if answer.recount == wire::NOT_CALLED => Err(format!(
+            "impossible answer: {count} solution(s) but no solution written (81 digits 1-9)"
+        )),
+        None => Err(format!(
+            "impossible answer: {count} solution(s) but no solution written, not even when \
+             called again with limit 1 (which returned {})",
+            answer.recount
+        )),
+    }
+}
+
+impl Solver for Plugin {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The C signature has no way to give up, so every answer is decided.
+    fn is_complete(&self) -> bool {
+        true
+    }
+
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        let mut outcomes = Vec::with_capacity(1);
+        self.solve_batch(std::slice::from_ref(puzzle), limit, &mut outcomes);
+        outcomes
+            .pop()
+            .unwrap_or_else(|| Outcome::unknown(Stats::default()))
+    }
+
+    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, outcomes: &mut Vec<Outcome>) {
+        self.measured = Duration::ZERO;
+        for chunk in puzzles.chunks(wire::MAX_BATCH) {
+            let before = outcomes.len();
+            if let Err(why) = self.batch(chunk, limit, outcomes) {
+                self.fail(why);
+            }
+            // Answers of a batch that failed are all unknown from the failed one on (all of
+            // them when the worker died or hung).
+            outcomes.resize(before + chunk.len(), Outcome::unknown(Stats::default()));
+        }
+    }
+
+    fn fault(&self) -> Option<&str> {
+        self.fault.as_deref()
+    }
+
+    /// The thread CPU time of the library's calls in the worker, as it measured them.
+    fn measured_time(&self) -> Option<Duration> {
+        Some(self.measured)
+    }
+}
+
+impl Drop for Plugin {
+    fn drop(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.stop();
+        }
+    }
+}
