@@ -352,6 +352,40 @@ impl fmt::Debug for Candidates {
     }
 }
 
+/// A set of cells: bit `c` for cell `c` (the backends' and the generator's bit-set view of
+/// the geometry tables).
+pub(crate) type Cells = u128;
+
+/// The peers of each cell as a cell set.
+pub(crate) const PEER_CELLS: [Cells; CELLS] = {
+    let mut t = [0u128; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        let mut j = 0;
+        while j < 20 {
+            t[i] |= 1 << PEERS[i][j];
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The cells of each unit (rows, columns, boxes as in [`UNITS`]) as a cell set.
+pub(crate) const UNIT_CELLS: [Cells; 27] = {
+    let mut t = [0u128; 27];
+    let mut u = 0;
+    while u < 27 {
+        let mut i = 0;
+        while i < 9 {
+            t[u] |= 1 << UNITS[u][i];
+            i += 1;
+        }
+        u += 1;
+    }
+    t
+};
+
 /// What a backend is asked to solve: a clue grid, or a pencilmark position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Puzzle {

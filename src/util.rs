@@ -1,5 +1,5 @@
 //! Small helpers shared across the crate: the thread CPU clock, a seedable random number
-//! generator, and CPU feature detection.
+//! generator, CPU feature detection, and the message of a contained panic.
 
 use std::time::Duration;
 
@@ -21,6 +21,18 @@ pub fn has_popcnt() -> bool {
     return std::arch::is_x86_feature_detected!("popcnt");
     #[cfg(not(target_arch = "x86_64"))]
     false
+}
+
+/// The message a panic was raised with (`panic!` with a string or a format), for reports
+/// of a contained panic.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".to_string()
+    }
 }
 
 /// SplitMix64: a tiny deterministic 64-bit generator (Steele, Lea and Flood, 2014), stable

@@ -511,7 +511,9 @@ fn run(
                         Ok(r) => errors.extend(r.err()),
                         Err(payload) => {
                             stop.store(true, Ordering::Relaxed);
-                            errors.push(BatchError::Panic(panic_message(&payload)));
+                            errors.push(BatchError::Panic(sudobench::util::panic_message(
+                                payload.as_ref(),
+                            )));
                         }
                     }
                 }
@@ -536,14 +538,4 @@ fn run(
             PyRuntimeError::new_err(format!("backend {name} panicked: {msg}"))
         }
     })
-}
-
-fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(no message)".to_string()
-    }
 }

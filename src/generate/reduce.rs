@@ -14,41 +14,8 @@
 //! of its cells is, and otherwise the smaller puzzle's solutions are counted up to two.
 
 use super::search::Searcher;
-use crate::grid::{PEERS, UNITS, UNITS_OF};
+use crate::grid::{Cells, PEER_CELLS, UNITS_OF, UNIT_CELLS};
 use crate::solver::bitmask::board::Board;
-
-/// A set of cells: bit `c` for cell `c`.
-type Cells = u128;
-
-/// The peers of each cell as a cell set.
-const PEER_CELLS: [Cells; 81] = {
-    let mut t = [0u128; 81];
-    let mut i = 0;
-    while i < 81 {
-        let mut j = 0;
-        while j < 20 {
-            t[i] |= 1 << PEERS[i][j];
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// The cells of each unit (rows, columns, boxes as in [`UNITS`]).
-const UNIT_CELLS: [Cells; 27] = {
-    let mut t = [0u128; 27];
-    let mut u = 0;
-    while u < 27 {
-        let mut i = 0;
-        while i < 9 {
-            t[u] |= 1 << UNITS[u][i];
-            i += 1;
-        }
-        u += 1;
-    }
-    t
-};
 
 /// How many positions of the removal order share one stored board of untested clues: the
 /// others place the few clues in between on it. Fewer stored boards cost fewer propagations

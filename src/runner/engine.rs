@@ -8,7 +8,7 @@ use crate::grid::Puzzle;
 use crate::judge::{self, Party, Verdict};
 use crate::solver::{Outcome, Solver};
 use crate::symmetry::Symmetry;
-use crate::util::{mix_seed, thread_cpu_time, SplitMix64};
+use crate::util::{mix_seed, panic_message, thread_cpu_time, SplitMix64};
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -325,17 +325,6 @@ fn mismatch(
         blamed: verdict.faults.iter().map(|f| f.name.clone()).collect(),
         data_error: !verdict.data_errors.is_empty(),
         ruling: verdict.ruling,
-    }
-}
-
-/// The message a panic was raised with (`panic!` with a string or a format).
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(no message)".to_string()
     }
 }
 

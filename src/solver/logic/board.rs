@@ -9,28 +9,13 @@
 //! in a row, column or box come from folding its board's rows.
 
 use super::{Contradiction, Step};
-use crate::grid::{ALL_DIGITS, CELLS, PEERS};
+use crate::grid::{ALL_DIGITS, CELLS};
 
 /// A set of cells: bit `9·row + column`.
-pub(super) type Cells = u128;
+pub(super) use crate::grid::{Cells, PEER_CELLS};
 
 /// All 81 cells.
 pub(super) const ALL_CELLS: Cells = (1 << CELLS) - 1;
-
-/// The peers of each cell.
-pub(super) const PEER_CELLS: [Cells; CELLS] = {
-    let mut t = [0u128; CELLS];
-    let mut i = 0;
-    while i < CELLS {
-        let mut j = 0;
-        while j < 20 {
-            t[i] |= 1 << PEERS[i][j];
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-};
 
 /// A 9-bit row mask (bit = column) with the three bits of every triad (a box's columns) set
 /// whose triad in the index has exactly one bit.

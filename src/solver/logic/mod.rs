@@ -45,7 +45,7 @@ mod subsets;
 
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver};
-use crate::grid::{Candidates, Grid, Puzzle, ALL_DIGITS, CELLS, UNITS, UNITS_OF};
+use crate::grid::{Candidates, Grid, Puzzle, ALL_DIGITS, CELLS, UNITS, UNITS_OF, UNIT_CELLS};
 use board::{Boards, Cells, ALL_CELLS, PEER_CELLS};
 use intersections::INTERSECTIONS;
 use subsets::{may_hold_subset, pop, smallest_subset};
@@ -206,21 +206,6 @@ const NO_REDUCTION: Reduction = Reduction {
     size: 0,
     items: 0,
     union: 0,
-};
-
-/// The cells of every unit.
-const UNIT_CELLS: [Cells; 27] = {
-    let mut t = [0u128; 27];
-    let mut u = 0;
-    while u < 27 {
-        let mut i = 0;
-        while i < 9 {
-            t[u] |= 1 << UNITS[u][i];
-            i += 1;
-        }
-        u += 1;
-    }
-    t
 };
 
 /// The cells at the positions `positions` (bit `i` = `UNITS[u][i]`) of unit `u`.
