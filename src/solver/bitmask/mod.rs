@@ -18,7 +18,7 @@ pub use singles::{singles_fixpoint, SinglesFixpoint};
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver, Stats};
 use crate::grid::{Grid, Puzzle};
-use board::Board;
+use board::{Board, Choice};
 
 /// The bit-board solver. Holds no per-puzzle buffers: the whole search state lives on the
 /// stack (at most 81 levels of 236 bytes).
@@ -54,32 +54,58 @@ impl Search {
         }
     }
 
-    /// Propagates `board` and explores it. Each level solves at least one more cell, so the
-    /// recursion is at most 81 deep.
+    /// Propagates `board` and explores it, branching on a digit's configurations in a band
+    /// or stack. Each level fixes at least one more digit in one band or stack, so the
+    /// recursion is at most 54 deep.
     fn run(&mut self, mut board: Board) {
         if !self.progress.enter() {
             return;
         }
-        let Ok(pairs) = board.propagate() else {
+        if board.propagate_triads().is_err() {
             return;
-        };
+        }
         if board.is_solved() {
             self.progress
                 .solution(|| Grid::from_cells(board.cells()).ok());
             return;
         }
+        let branch = match board.choose_band() {
+            Choice::Branch(branch) => branch,
+            Choice::Dead => return,
+            // Not reached on a propagated board (a digit fixed in every band and stack has one
+            // cell per box, which the update places), but a cell is a safe branch anyway.
+            Choice::Fixed => return self.branch_on_cell(board),
+        };
+        let mut configs = branch.configs;
+        while configs != 0 {
+            let k = configs.trailing_zeros() as usize;
+            configs &= configs - 1;
+            self.progress.guesses += 1;
+            if configs == 0 {
+                // Last alternative: no need to keep this node's state.
+                board.assume(&branch, k);
+                self.run(board);
+                return;
+            }
+            let mut child = board;
+            child.assume(&branch, k);
+            self.run(child);
+            if self.progress.done() {
+                return;
+            }
+        }
+    }
+
+    /// Branches on a cell with fewest candidates.
+    fn branch_on_cell(&mut self, board: Board) {
+        let Ok(pairs) = board.clone().propagate() else {
+            return;
+        };
         let (b, bit, mut digits) = board.choose(pairs, self.popcnt);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             self.progress.guesses += 1;
-            if digits == 0 {
-                // Last alternative: no need to keep this node's state.
-                if board.guess(d, b, bit).is_ok() {
-                    self.run(board);
-                }
-                return;
-            }
             let mut child = board;
             if child.guess(d, b, bit).is_ok() {
                 self.run(child);
