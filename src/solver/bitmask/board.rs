@@ -191,7 +191,7 @@ impl Board {
         let [n1, n2] = NEIGHBOURS[i];
         self.cand[n1 as usize] &= keep;
         self.cand[n2 as usize] &= keep;
-        let solved = EXPAND[((lock & cols) >> 32) as usize] & a;
+        let solved = EXPAND[((lock & cols) >> 32) as usize & 0x1ff] & a;
         let new = solved & self.unsolved[b];
         if new != 0 {
             self.unsolved[b] &= !new;
@@ -305,6 +305,7 @@ impl Board {
 
     /// Places every unsolved cell with one candidate. Returns `Ok(None)` if any was placed,
     /// else the bivalue cells of each band (for [`choose`](Board::choose)).
+    #[inline(never)]
     fn naked_singles(&mut self) -> Step<Option<[u32; 3]>> {
         let [r1, r2, r3] = self.coverage();
         let mut pairs = [0u32; 3];
@@ -341,6 +342,7 @@ impl Board {
     /// that column of the box. Hidden singles in columns follow from it at the next update (the
     /// box is left with one cell, which points along its row), and pointing along columns is
     /// part of every update. `Ok(true)` if anything changed.
+    #[inline(never)]
     fn column_pass(&mut self) -> Step<bool> {
         let mut changed = false;
         for d in 0..9 {

@@ -253,9 +253,12 @@ pub const CLAIM_KEEP: [u32; 512] = {
 /// Minirow mask of a band: bit `3·r + k` set if row `r`, box `k` holds a cell of `band`.
 #[inline(always)]
 pub fn minirows(band: u32) -> usize {
-    SHRINK[(band & 0x1ff) as usize] as usize
+    let m = SHRINK[(band & 0x1ff) as usize] as usize
         | (SHRINK[((band >> 9) & 0x1ff) as usize] as usize) << 3
-        | (SHRINK[(band >> 18) as usize & 0x1ff] as usize) << 6
+        | (SHRINK[(band >> 18) as usize & 0x1ff] as usize) << 6;
+    // The entries are below 8, so `m` is below 512: the mask only tells the compiler, which
+    // then drops the bounds check of the lookup that follows.
+    m & 0x1ff
 }
 
 #[cfg(test)]

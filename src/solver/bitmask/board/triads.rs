@@ -14,7 +14,7 @@
 //! bitmask from 170 guesses per puzzle to 132. The choice follows tdoku's: the band or stack
 //! with fewest configurations over all digits, then its digit with fewest (at least two).
 
-use super::super::tables::{fold_cols, minirows, spread_cols, EXPAND};
+use super::super::tables::{fold_cols, spread_cols, EXPAND};
 use super::{Board, Contradiction, Step};
 
 /// The lowest cell of each of a band's nine minirows.
@@ -94,6 +94,17 @@ const CONFIGS: [u16; 512] = {
     t
 };
 
+/// The number of configurations of each minirow mask (the high byte of [`CONFIGS`]).
+const CONFIG_COUNT: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = (CONFIGS[m] >> 8) as u8;
+        m += 1;
+    }
+    t
+};
+
 /// Where to branch: one digit's configurations in one band or stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Branch {
@@ -108,7 +119,7 @@ pub(crate) struct Branch {
 /// What [`Board::choose_band`] found.
 pub(crate) enum Choice {
     Branch(Branch),
-    /// Some digit has no configuration left in some band or stack: no solution.
+    /// The chosen band or stack has a digit without a configuration: no solution.
     Dead,
     /// Every digit is fixed in every band and stack.
     Fixed,
@@ -119,43 +130,55 @@ impl Board {
     /// `Ok(true)` if anything changed. Only sound on a board at the fixpoint of the cheaper
     /// rules (every word updated since its last change), where a minirow alone in its row is
     /// alone in its box too.
+    #[inline(never)]
     pub(crate) fn hidden_triads(&mut self) -> Step<bool> {
-        // Per band (lanes 0..3; lane 3 is padding): minirows and minicolumns with at least
-        // one, two and three locked digits, lane-wise so that the bands share vector registers.
-        let (mut h1, mut h2, mut h3) = ([0u32; 4], [0u32; 4], [0u32; 4]);
-        let (mut v1, mut v2, mut v3) = ([0u32; 4], [0u32; 4], [0u32; 4]);
+        // Per word: the minirows and minicolumns its digit is locked to (written as plain
+        // loops over all 28 words so that the compiler does four words per instruction).
+        let (mut rows, mut cols) = ([0u32; 28], [0u32; 28]);
+        let (mut others_h, mut others_v) = ([0u32; 28], [0u32; 28]);
+        for i in 0..28 {
+            let (t, f) = (triads_of(self.cand[i]), fold_cols(self.cand[i]));
+            rows[i] = alone_in_row(t);
+            cols[i] = alone_in_box(f);
+            others_h[i] = t & !rows[i];
+            others_v[i] = f & !cols[i];
+        }
+        // Per band (lanes 0..3; lane 3 is padding): the triads with at least one, two and
+        // three locked digits, and those that hold a digit not locked to them.
+        let (mut h1, mut h2, mut h3, mut hx) = ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
+        let (mut v1, mut v2, mut v3, mut vx) = ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
         for d in 0..9 {
-            let mut x = [0u32; 4];
-            x.copy_from_slice(&self.cand[3 * d..3 * d + 4]);
             for l in 0..4 {
-                let h = alone_in_row(triads_of(x[l]));
+                let i = (3 * d + l).min(27);
+                let (h, v) = (rows[i], cols[i]);
                 h3[l] |= h2[l] & h;
                 h2[l] |= h1[l] & h;
                 h1[l] |= h;
-                let v = alone_in_box(fold_cols(x[l]));
+                hx[l] |= others_h[i];
                 v3[l] |= v2[l] & v;
                 v2[l] |= v1[l] & v;
                 v1[l] |= v;
+                vx[l] |= others_v[i];
             }
         }
         let mut changed = false;
         for b in 0..3 {
-            let u = self.unsolved[b];
-            let full_h = h3[b] & triads_of(u);
-            let full_v = v3[b] & fold_cols(u);
+            let full_h = h3[b] & hx[b];
+            let full_v = v3[b] & vx[b];
             if full_h | full_v == 0 {
                 continue;
             }
             for d in 0..9 {
-                let w = self.cand[3 * d + b];
-                let h = full_h & !alone_in_row(triads_of(w));
-                let v = full_v & !alone_in_box(fold_cols(w));
+                let i = 3 * d + b;
+                let w = self.cand[i];
+                let h = full_h & !rows[i];
+                let v = full_v & !cols[i];
                 let new = w & !(h | h << 1 | h << 2 | spread_cols(v));
                 if new != w {
                     if new == 0 {
                         return Err(Contradiction);
                     }
-                    self.cand[3 * d + b] = new;
+                    self.cand[i] = new;
                     changed = true;
                 }
             }
@@ -165,30 +188,34 @@ impl Board {
 
     /// The band or stack with fewest configurations over all digits among those where some
     /// digit is not fixed, and its first digit with fewest configurations (at least two).
+    #[inline(never)]
     pub(crate) fn choose_band(&self) -> Choice {
-        let mut band_total = [0u32; 3];
-        let mut stack_total = [0u32; 3];
-        let mut dead = false;
+        // Per word: its minirow mask (as an index of CONFIGS) and its column set.
+        let (mut minis, mut cols) = ([0u32; 28], [0u32; 28]);
+        for i in 0..28 {
+            minis[i] = compress_minirows(triads_of(self.cand[i]));
+            cols[i] = fold_cols(self.cand[i]);
+        }
+        // Per stack and digit: the minicolumn mask, built for all digits at once.
+        let (mut c0, mut c1, mut c2) = ([0u32; 12], [0u32; 12], [0u32; 12]);
         for d in 0..9 {
-            let w = [
-                self.cand[3 * d],
-                self.cand[3 * d + 1],
-                self.cand[3 * d + 2],
-            ];
-            for b in 0..3 {
-                let n = (CONFIGS[minirows(w[b])] >> 8) as u32;
-                dead |= n == 0;
-                band_total[b] += n;
-            }
-            let g = fold_cols(w[0]) | fold_cols(w[1]) << 9 | fold_cols(w[2]) << 18;
-            for s in 0..3 {
-                let n = (CONFIGS[stack_index(g, s)] >> 8) as u32;
-                dead |= n == 0;
-                stack_total[s] += n;
+            (c0[d], c1[d], c2[d]) = (cols[3 * d], cols[3 * d + 1] << 3, cols[3 * d + 2] << 6);
+        }
+        let mut stacks = [[0u32; 12]; 3];
+        for (s, minis) in stacks.iter_mut().enumerate() {
+            for d in 0..12 {
+                minis[d] = (c0[d] >> (3 * s)) & 0o7
+                    | (c1[d] >> (3 * s)) & 0o70
+                    | (c2[d] >> (3 * s)) & 0o700;
             }
         }
-        if dead {
-            return Choice::Dead;
+        let mut band_total = [0u32; 3];
+        let mut stack_total = [0u32; 3];
+        for d in 0..9 {
+            for b in 0..3 {
+                band_total[b] += CONFIG_COUNT[minis[3 * d + b] as usize & 0x1ff] as u32;
+                stack_total[b] += CONFIG_COUNT[stacks[b][d] as usize & 0x1ff] as u32;
+            }
         }
         let (mut best, mut stack, mut index) = (u32::MAX, false, 0);
         for (is_stack, totals) in [(false, band_total), (true, stack_total)] {
@@ -203,8 +230,19 @@ impl Board {
         }
         let (mut digit, mut configs, mut fewest) = (0, 0, u32::MAX);
         for d in 0..9 {
-            let c = CONFIGS[self.index_of(stack, index, d)] as u32;
+            let m = if stack {
+                stacks[index][d]
+            } else {
+                minis[3 * d + index]
+            } as usize;
+            let c = CONFIGS[m & 0x1ff] as u32;
             let n = c >> 8;
+            if n == 0 {
+                // Not reached at the fixpoint of the locked-candidate rules (by Hall's theorem
+                // a band with a minirow in every row and box, closed under pointing and
+                // claiming, has a configuration), but a dead end is a safe answer.
+                return Choice::Dead;
+            }
             if n >= 2 && n < fewest {
                 (digit, configs, fewest) = (d, c & 0x3f, n);
                 if n == 2 {
@@ -218,20 +256,6 @@ impl Board {
             digit,
             configs,
         })
-    }
-
-    /// The minirow (band) or minicolumn (stack) mask of digit `d` in band or stack `index`.
-    #[inline(always)]
-    fn index_of(&self, stack: bool, index: usize, d: usize) -> usize {
-        if stack {
-            let w = &self.cand[3 * d..3 * d + 3];
-            stack_index(
-                fold_cols(w[0]) | fold_cols(w[1]) << 9 | fold_cols(w[2]) << 18,
-                index,
-            )
-        } else {
-            minirows(self.cand[3 * d + index])
-        }
     }
 
     /// Restricts the branch's digit to configuration `k` (a bit of `branch.configs`).
@@ -252,12 +276,11 @@ impl Board {
     }
 }
 
-/// From the column sets of one digit's three bands (band `b` in bits `9·b..`), the
-/// minicolumn mask of stack `s`: bit `3·b + j` for column `j` of the stack in band `b`.
+/// The 9-bit minirow mask (bit `3·r + box`) of a band's minirow flags (see [`triads_of`]).
 #[inline(always)]
-fn stack_index(g: u32, s: usize) -> usize {
-    let y = g >> (3 * s) & 0o007_007_007;
-    (y & 7 | y >> 6 & 0o70 | y >> 12 & 0o700) as usize
+fn compress_minirows(t: u32) -> u32 {
+    let z = (t | t >> 2 | t >> 4) & 0o007_007_007;
+    z & 7 | z >> 6 & 0o70 | z >> 12 & 0o700
 }
 
 #[cfg(test)]
@@ -275,6 +298,16 @@ mod tests {
     }
 
     #[test]
+    fn minirow_masks_match_the_tables() {
+        for w in (0..1u32 << 27).step_by(9973) {
+            assert_eq!(
+                compress_minirows(triads_of(w)) as usize,
+                super::super::super::tables::minirows(w)
+            );
+        }
+    }
+
+    #[test]
     fn configurations() {
         assert_eq!(CONFIGS[0x1ff] >> 8, 6);
         assert_eq!(CONFIGS[0o421] >> 8, 1);
@@ -284,8 +317,5 @@ mod tests {
         for p in PERMS {
             assert_eq!(p.count_ones(), 3);
         }
-        // Stack 1's minicolumns of column sets with column 4 in band 0, 3 and 5 in band 2.
-        let g = 1 << 4 | (1 << 3 | 1 << 5) << 18;
-        assert_eq!(stack_index(g, 1), 0b010 | 0b101 << 6);
     }
 }
