@@ -23,6 +23,19 @@ pub fn has_popcnt() -> bool {
     false
 }
 
+/// Whether the CPU has AVX2, BMI1, BMI2, POPCNT and LZCNT (Intel Haswell, AMD Excavator
+/// and later), which the `bitmask` backend's fast build of its search needs.
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("lzcnt");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// The message a panic was raised with (`panic!` with a string or a format), for reports
 /// of a contained panic.
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

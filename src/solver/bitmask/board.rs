@@ -305,7 +305,7 @@ impl Board {
 
     /// Places every unsolved cell with one candidate. Returns `Ok(None)` if any was placed,
     /// else the bivalue cells of each band (for [`choose`](Board::choose)).
-    #[inline(never)]
+    #[inline(always)]
     fn naked_singles(&mut self) -> Step<Option<[u32; 3]>> {
         let [r1, r2, r3] = self.coverage();
         let mut pairs = [0u32; 3];
@@ -342,7 +342,7 @@ impl Board {
     /// that column of the box. Hidden singles in columns follow from it at the next update (the
     /// box is left with one cell, which points along its row), and pointing along columns is
     /// part of every update. `Ok(true)` if anything changed.
-    #[inline(never)]
+    #[inline(always)]
     fn column_pass(&mut self) -> Step<bool> {
         let mut changed = false;
         for d in 0..9 {

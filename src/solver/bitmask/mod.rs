@@ -27,6 +27,8 @@ pub struct Bitmask {
     max_nodes: u64,
     /// Whether the CPU has POPCNT (detected once, used when choosing where to branch).
     popcnt: bool,
+    /// Whether the CPU has what the AVX2 build of the search needs (detected once).
+    avx2: bool,
 }
 
 impl Bitmask {
@@ -36,6 +38,7 @@ impl Bitmask {
         Bitmask {
             max_nodes: options.max_nodes.unwrap_or(u64::MAX),
             popcnt,
+            avx2: crate::util::has_avx2(),
         }
     }
 }
@@ -54,10 +57,39 @@ impl Search {
         }
     }
 
+    /// Explores `board` with the code compiled for the best instruction set this CPU has.
+    fn run(&mut self, board: Board, avx2: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: `avx2` is true only when the CPU has every feature `run_avx2` is
+            // compiled for (checked at run time by `Bitmask::new`).
+            return unsafe { self.run_avx2(board) };
+        }
+        let _ = avx2;
+        self.run_portable(board)
+    }
+
+    fn run_portable(&mut self, board: Board) {
+        self.node(board, Self::run_portable)
+    }
+
+    /// [`node`](Search::node) compiled with AVX2, BMI1/2, POPCNT and LZCNT: the compiler
+    /// then does the passes over all words eight at a time and uses the bit instructions.
+    ///
+    /// # Safety
+    /// The CPU must have those features.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn run_avx2(&mut self, board: Board) {
+        // SAFETY: the caller guarantees the features, and the recursion stays on this CPU.
+        self.node(board, |s, b| unsafe { s.run_avx2(b) })
+    }
+
     /// Propagates `board` and explores it, branching on a digit's configurations in a band
-    /// or stack. Each level fixes at least one more digit in one band or stack, so the
-    /// recursion is at most 54 deep.
-    fn run(&mut self, mut board: Board) {
+    /// or stack (`recurse` explores a child). Each level fixes at least one more digit in one
+    /// band or stack, so the recursion is at most 54 deep.
+    #[inline(always)]
+    fn node(&mut self, mut board: Board, recurse: impl Fn(&mut Search, Board)) {
         if !self.progress.enter() {
             return;
         }
@@ -74,7 +106,7 @@ impl Search {
             Choice::Dead => return,
             // Not reached on a propagated board (a digit fixed in every band and stack has one
             // cell per box, which the update places), but a cell is a safe branch anyway.
-            Choice::Fixed => return self.branch_on_cell(board),
+            Choice::Fixed => return self.branch_on_cell(board, recurse),
         };
         let mut configs = branch.configs;
         while configs != 0 {
@@ -84,12 +116,12 @@ impl Search {
             if configs == 0 {
                 // Last alternative: no need to keep this node's state.
                 board.assume(&branch, k);
-                self.run(board);
+                recurse(self, board);
                 return;
             }
             let mut child = board;
             child.assume(&branch, k);
-            self.run(child);
+            recurse(self, child);
             if self.progress.done() {
                 return;
             }
@@ -97,7 +129,8 @@ impl Search {
     }
 
     /// Branches on a cell with fewest candidates.
-    fn branch_on_cell(&mut self, board: Board) {
+    #[cold]
+    fn branch_on_cell(&mut self, board: Board, recurse: impl Fn(&mut Search, Board)) {
         let Ok(pairs) = board.clone().propagate() else {
             return;
         };
@@ -108,7 +141,7 @@ impl Search {
             self.progress.guesses += 1;
             let mut child = board;
             if child.guess(d, b, bit).is_ok() {
-                self.run(child);
+                recurse(self, child);
             }
             if self.progress.done() {
                 return;
@@ -140,7 +173,7 @@ impl Solver for Bitmask {
             Puzzle::Candidates(candidates) => Board::from_masks(candidates.masks()),
         };
         let mut search = Search::new(limit, self.max_nodes, self.popcnt);
-        search.run(board);
+        search.run(board, self.avx2);
         search.outcome()
     }
 }

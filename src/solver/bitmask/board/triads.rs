@@ -130,7 +130,7 @@ impl Board {
     /// `Ok(true)` if anything changed. Only sound on a board at the fixpoint of the cheaper
     /// rules (every word updated since its last change), where a minirow alone in its row is
     /// alone in its box too.
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn hidden_triads(&mut self) -> Step<bool> {
         // Per word: the minirows and minicolumns its digit is locked to (written as plain
         // loops over all 28 words so that the compiler does four words per instruction).
@@ -188,7 +188,7 @@ impl Board {
 
     /// The band or stack with fewest configurations over all digits among those where some
     /// digit is not fixed, and its first digit with fewest configurations (at least two).
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn choose_band(&self) -> Choice {
         // Per word: its minirow mask (as an index of CONFIGS) and its column set.
         let (mut minis, mut cols) = ([0u32; 28], [0u32; 28]);
