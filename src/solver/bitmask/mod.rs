@@ -63,14 +63,14 @@ impl Search {
         if avx2 {
             // SAFETY: `avx2` is true only when the CPU has every feature `run_avx2` is
             // compiled for (checked at run time by `Bitmask::new`).
-            return unsafe { self.run_avx2(board) };
+            return unsafe { self.run_avx2::<true>(board) };
         }
         let _ = avx2;
-        self.run_portable(board)
+        self.run_portable::<true>(board)
     }
 
-    fn run_portable(&mut self, board: Board) {
-        self.node(board, Self::run_portable)
+    fn run_portable<const ROOT: bool>(&mut self, board: Board) {
+        self.node::<ROOT>(board, Self::run_portable::<false>)
     }
 
     /// [`node`](Search::node) compiled with AVX2, BMI1/2, POPCNT and LZCNT: the compiler
@@ -80,20 +80,25 @@ impl Search {
     /// The CPU must have those features.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn run_avx2(&mut self, board: Board) {
+    unsafe fn run_avx2<const ROOT: bool>(&mut self, board: Board) {
         // SAFETY: the caller guarantees the features, and the recursion stays on this CPU.
-        self.node(board, |s, b| unsafe { s.run_avx2(b) })
+        self.node::<ROOT>(board, |s, b| unsafe { s.run_avx2::<false>(b) })
     }
 
-    /// Propagates `board` and explores it, branching on a digit's configurations in a band
-    /// or stack (`recurse` explores a child). Each level fixes at least one more digit in one
+    /// Propagates `board` (the clues when `ROOT`) and explores it, branching on a digit's
+    /// configurations in a band or stack (`recurse` explores a child). Each level fixes at least one more digit in one
     /// band or stack, so the recursion is at most 54 deep.
     #[inline(always)]
-    fn node(&mut self, mut board: Board, recurse: impl Fn(&mut Search, Board)) {
+    fn node<const ROOT: bool>(&mut self, mut board: Board, recurse: impl Fn(&mut Search, Board)) {
         if !self.progress.enter() {
             return;
         }
-        if board.propagate_triads().is_err() {
+        let propagated = if ROOT {
+            board.propagate_clues()
+        } else {
+            board.propagate_triads()
+        };
+        if propagated.is_err() {
             return;
         }
         if board.is_solved() {
