@@ -186,7 +186,8 @@ impl Board {
         }
         self.cand[i] = a;
         self.seen[i] = a;
-        let cols = COLS_BOTH[fold_cols(a) as usize];
+        let fa = fold_cols(a);
+        let cols = COLS_BOTH[fa as usize];
         let keep = cols as u32;
         let [n1, n2] = NEIGHBOURS[i];
         self.cand[n1 as usize] &= keep;
@@ -208,11 +209,8 @@ impl Board {
         // one band keeps its box to that column. (Here rather than in a pass of its own since
         // a word of this digit changes whenever a claim may have appeared.)
         let (n1, n2) = (n1 as usize, n2 as usize);
-        let (f0, f1, f2) = (
-            fold_cols(self.cand[i]),
-            fold_cols(self.cand[n1]),
-            fold_cols(self.cand[n2]),
-        );
+        // (Word i is `a` again here, so its columns are `fa`.)
+        let (f0, f1, f2) = (fa, fold_cols(self.cand[n1]), fold_cols(self.cand[n2]));
         if f0 | f1 | f2 != 0x1ff {
             return Err(Contradiction);
         }
