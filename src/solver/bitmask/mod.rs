@@ -18,7 +18,7 @@ pub use singles::{singles_fixpoint, SinglesFixpoint};
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver, Stats};
 use crate::grid::{Grid, Puzzle};
-use board::{Board, Choice};
+use board::{Avx2, Baseline, Board, Choice, Isa};
 
 /// The bit-board solver. Holds no per-puzzle buffers: the whole search state lives on the
 /// stack (at most 81 levels of 236 bytes).
@@ -27,8 +27,8 @@ pub struct Bitmask {
     max_nodes: u64,
     /// Whether the CPU has POPCNT (detected once, used when choosing where to branch).
     popcnt: bool,
-    /// Whether the CPU has what the AVX2 build of the search needs (detected once).
-    avx2: bool,
+    /// The AVX2 build of the search, if the CPU has what it needs (detected once).
+    avx2: Option<Avx2>,
 }
 
 impl Bitmask {
@@ -38,7 +38,7 @@ impl Bitmask {
         Bitmask {
             max_nodes: options.max_nodes.unwrap_or(u64::MAX),
             popcnt,
-            avx2: crate::util::has_avx2(),
+            avx2: Avx2::detect(),
         }
     }
 }
@@ -58,45 +58,50 @@ impl Search {
     }
 
     /// Explores `board` with the code compiled for the best instruction set this CPU has.
-    fn run(&mut self, board: Board, avx2: bool) {
+    fn run(&mut self, board: Board, avx2: Option<Avx2>) {
         #[cfg(target_arch = "x86_64")]
-        if avx2 {
-            // SAFETY: `avx2` is true only when the CPU has every feature `run_avx2` is
-            // compiled for (checked at run time by `Bitmask::new`).
-            return unsafe { self.run_avx2::<true>(board) };
+        if let Some(isa) = avx2 {
+            // SAFETY: an `Avx2` value exists only on a CPU with every feature `run_avx2` is
+            // compiled for (`Avx2::detect`).
+            return unsafe { self.run_avx2::<true>(board, isa) };
         }
         let _ = avx2;
         self.run_portable::<true>(board)
     }
 
     fn run_portable<const ROOT: bool>(&mut self, board: Board) {
-        self.node::<ROOT>(board, Self::run_portable::<false>)
+        self.node::<ROOT, _>(board, Baseline, |s, b| s.run_portable::<false>(b))
     }
 
     /// [`node`](Search::node) compiled with AVX2, BMI1/2, POPCNT and LZCNT: the compiler
     /// then does the passes over all words eight at a time and uses the bit instructions.
     ///
     /// # Safety
-    /// The CPU must have those features.
+    /// The CPU must have those features (as `isa` proves).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn run_avx2<const ROOT: bool>(&mut self, board: Board) {
-        // SAFETY: the caller guarantees the features, and the recursion stays on this CPU.
-        self.node::<ROOT>(board, |s, b| unsafe { s.run_avx2::<false>(b) })
+    unsafe fn run_avx2<const ROOT: bool>(&mut self, board: Board, isa: Avx2) {
+        // SAFETY: `isa` proves the features, and the recursion stays on this CPU.
+        self.node::<ROOT, _>(board, isa, |s, b| unsafe { s.run_avx2::<false>(b, isa) })
     }
 
     /// Propagates `board` (the clues when `ROOT`) and explores it, branching on a digit's
     /// configurations in a band or stack (`recurse` explores a child). Each level fixes at least one more digit in one
     /// band or stack, so the recursion is at most 54 deep.
     #[inline(always)]
-    fn node<const ROOT: bool>(&mut self, mut board: Board, recurse: impl Fn(&mut Search, Board)) {
+    fn node<const ROOT: bool, I: Isa>(
+        &mut self,
+        mut board: Board,
+        isa: I,
+        recurse: impl Fn(&mut Search, Board),
+    ) {
         if !self.progress.enter() {
             return;
         }
         let propagated = if ROOT {
-            board.propagate_clues()
+            board.propagate_clues(isa)
         } else {
-            board.propagate_triads()
+            board.propagate_triads(isa)
         };
         if propagated.is_err() {
             return;
