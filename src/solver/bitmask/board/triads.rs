@@ -94,17 +94,6 @@ const CONFIGS: [u16; 512] = {
     t
 };
 
-/// The number of configurations of each minirow mask (the high byte of [`CONFIGS`]).
-const CONFIG_COUNT: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut m = 0;
-    while m < 512 {
-        t[m] = (CONFIGS[m] >> 8) as u8;
-        m += 1;
-    }
-    t
-};
-
 /// Where to branch: one digit's configurations in one band or stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Branch {
@@ -186,43 +175,34 @@ impl Board {
         Ok(changed)
     }
 
-    /// The band or stack with fewest configurations over all digits among those where some
-    /// digit is not fixed, and its first digit with fewest configurations (at least two).
+    /// Where to branch: the band or stack with fewest minirows (minicolumns) over all digits
+    /// among those where some digit is not fixed (more than 27: a fixed digit has three),
+    /// and its first digit with fewest configurations (at least two). tdoku takes the band
+    /// with fewest configurations; counting minirows instead is cheaper (no table per digit)
+    /// and branches better here: 123.8 guesses per puzzle on forum_hardest_1905_11+ against
+    /// 132.5 (1106: 229.4 against 227.6).
     #[inline(always)]
     pub(crate) fn choose_band(&self) -> Choice {
-        // Per word: its minirow mask (as an index of CONFIGS) and its column set.
-        let (mut minis, mut cols) = ([0u32; 28], [0u32; 28]);
-        for i in 0..28 {
-            minis[i] = compress_minirows(triads_of(self.cand[i]));
-            cols[i] = fold_cols(self.cand[i]);
-        }
-        // Per stack and digit: the minicolumn mask, built for all digits at once.
-        let (mut c0, mut c1, mut c2) = ([0u32; 12], [0u32; 12], [0u32; 12]);
+        // Per band (lanes 0..3; lane 3 is padding): its minirows, and its minicolumns in each
+        // stack (a byte per stack), summed over the digits.
+        let (mut minis, mut stack_cols) = ([0u32; 4], [0u32; 4]);
         for d in 0..9 {
-            (c0[d], c1[d], c2[d]) = (cols[3 * d], cols[3 * d + 1] << 3, cols[3 * d + 2] << 6);
-        }
-        let mut stacks = [[0u32; 12]; 3];
-        for (s, minis) in stacks.iter_mut().enumerate() {
-            for d in 0..12 {
-                minis[d] = (c0[d] >> (3 * s)) & 0o7
-                    | (c1[d] >> (3 * s)) & 0o70
-                    | (c2[d] >> (3 * s)) & 0o700;
-            }
-        }
-        let mut band_total = [0u32; 3];
-        let mut stack_total = [0u32; 3];
-        for d in 0..9 {
-            for b in 0..3 {
-                band_total[b] += CONFIG_COUNT[minis[3 * d + b] as usize & 0x1ff] as u32;
-                stack_total[b] += CONFIG_COUNT[stacks[b][d] as usize & 0x1ff] as u32;
+            for l in 0..4 {
+                let w = self.cand[(3 * d + l).min(27)];
+                minis[l] += count_triads(triads_of(w));
+                stack_cols[l] += count_per_box(fold_cols(w));
             }
         }
         let (mut best, mut stack, mut index) = (u32::MAX, false, 0);
-        for (is_stack, totals) in [(false, band_total), (true, stack_total)] {
-            for (i, &t) in totals.iter().enumerate() {
-                if t > 9 && t < best {
-                    (best, stack, index) = (t, is_stack, i);
-                }
+        for b in 0..3 {
+            if minis[b] > 27 && minis[b] < best {
+                (best, stack, index) = (minis[b], false, b);
+            }
+        }
+        for s in 0..3 {
+            let n = (stack_cols[0] + stack_cols[1] + stack_cols[2]) >> (8 * s) & 0xff;
+            if n > 27 && n < best {
+                (best, stack, index) = (n, true, s);
             }
         }
         if best == u32::MAX {
@@ -231,11 +211,13 @@ impl Board {
         let (mut digit, mut configs, mut fewest) = (0, 0, u32::MAX);
         for d in 0..9 {
             let m = if stack {
-                stacks[index][d]
+                let w = &self.cand[3 * d..3 * d + 3];
+                let cols = |b: usize| fold_cols(w[b]) >> (3 * index) & 7;
+                cols(0) | cols(1) << 3 | cols(2) << 6
             } else {
-                minis[3 * d + index]
-            } as usize;
-            let c = CONFIGS[m & 0x1ff] as u32;
+                compress_minirows(triads_of(self.cand[3 * d + index]))
+            };
+            let c = CONFIGS[m as usize & 0x1ff] as u32;
             let n = c >> 8;
             if n == 0 {
                 // Not reached at the fixpoint of the locked-candidate rules (by Hall's theorem
@@ -276,6 +258,21 @@ impl Board {
     }
 }
 
+/// How many minirow flags `t` (as from [`triads_of`]) holds, without POPCNT (so that the
+/// compiler can count several words at once).
+#[inline(always)]
+fn count_triads(t: u32) -> u32 {
+    let r = (t & 0o111) + (t >> 9 & 0o111) + (t >> 18 & 0o111);
+    (r & 7) + (r >> 3 & 7) + (r >> 6 & 7)
+}
+
+/// How many columns of each box a 9-bit column set holds: a byte per box.
+#[inline(always)]
+fn count_per_box(c: u32) -> u32 {
+    let p = (c & 0o111) + (c >> 1 & 0o111) + (c >> 2 & 0o111);
+    (p & 7) | (p >> 3 & 7) << 8 | (p >> 6 & 7) << 16
+}
+
 /// The 9-bit minirow mask (bit `3·r + box`) of a band's minirow flags (see [`triads_of`]).
 #[inline(always)]
 fn compress_minirows(t: u32) -> u32 {
@@ -304,6 +301,19 @@ mod tests {
                 compress_minirows(triads_of(w)) as usize,
                 super::super::super::tables::minirows(w)
             );
+        }
+    }
+
+    #[test]
+    fn counts() {
+        for w in (0..1u32 << 27).step_by(7919) {
+            let t = triads_of(w);
+            assert_eq!(count_triads(t), t.count_ones());
+            let c = fold_cols(w);
+            let per_box = count_per_box(c);
+            for k in 0..3 {
+                assert_eq!(per_box >> (8 * k) & 0xff, (c >> (3 * k) & 7).count_ones());
+            }
         }
     }
 
