@@ -48,6 +48,11 @@ fn alone_in_box(f: u32) -> u32 {
     f & !others
 }
 
+/// From how many unsolved cells on a position counts as open for [`Board::choose_band`]
+/// (the root positions of forum_hardest_1905_11+ and 1106 have 54 to 61 after propagation,
+/// those of 17-clue puzzles that need a guess mostly 20 to 50).
+const OPEN_POSITION: u32 = 56;
+
 /// The six configurations of a digit in a band: for permutation `k` of the three boxes, the
 /// minirow mask (bit `3·r + box`) that puts row `r` in box `σ_k(r)`. In a stack the same masks
 /// read bit `3·band + column`.
@@ -175,27 +180,39 @@ impl Board {
         Ok(changed)
     }
 
-    /// Where to branch: the band or stack with fewest digits not yet fixed there (a fixed
-    /// digit has three minirows, or minicolumns), ties going to the one whose open digits
-    /// have more places; then its first digit with fewest configurations (at least two).
-    /// tdoku takes the band with fewest configurations over all digits; on
-    /// forum_hardest_1905_11+ and 1106 that gives 132.5 and 227.6 guesses per puzzle here,
-    /// fewest minirows 121.7 and 229.4, fewest open digits 110.8 and 147.9.
+    /// Where to branch: a band or stack, then its first digit with fewest configurations (at
+    /// least two). The band or stack is, in an open position (at least [`OPEN_POSITION`]
+    /// cells unsolved), the one with fewest digits not yet fixed there (a fixed digit has
+    /// three minirows, or minicolumns), ties going to the one whose open digits have more
+    /// places; elsewhere the one with fewest minirows (minicolumns) over all digits among
+    /// those with an open digit. tdoku takes the band with fewest configurations over all
+    /// digits. Guesses per puzzle, count to 2 (17-clue, magictour_top1465, 1905_11+, 1106,
+    /// first 2,000 puzzles of each): fewest configurations 0.79, 18.2, 127.3, 227.6; fewest
+    /// minirows 0.79, 18.2, 121.7, 229.4; fewest open digits 1.17, 20.6, 110.8, 147.9; the
+    /// two by openness 0.79, 19.3, 118.8, 156.1.
     #[inline(always)]
     pub(crate) fn choose_band(&self) -> Choice {
-        // The score of a band or stack: over its open digits, OPEN minus the digit's places
-        // (4 to 9), so that one open digit more outweighs any difference of places.
+        let unsolved = self.unsolved.iter().map(|u| u.count_ones()).sum::<u32>();
+        let open_position = unsolved >= OPEN_POSITION;
+        // In an open position, a band's or stack's score is, over its open digits, OPEN minus
+        // the digit's places (4 to 9), so that one open digit more outweighs any difference
+        // of places; elsewhere it is its minirows (minicolumns) less 27, the fixed digits'.
         const OPEN: u32 = 25;
-        // Per band (lanes 0..3; lane 3 is padding): the scores of its digits, summed.
+        // Per band (lanes 0..3; lane 3 is padding): its score.
         let mut bands = [0u32; 4];
         for d in 0..9 {
             for l in 0..4 {
                 let m = count_triads(triads_of(self.cand[(3 * d + l).min(27)]));
                 let open = 0u32.wrapping_sub((m + 124) >> 7); // all ones if m > 3
-                bands[l] += (OPEN - m) & open;
+                bands[l] += if open_position { (OPEN - m) & open } else { m };
             }
         }
-        // Per digit: its minicolumns in each stack, a byte per stack (digits as lanes).
+        if !open_position {
+            for b in &mut bands {
+                *b -= 27;
+            }
+        }
+        // Per stack, a byte each: its score (the digits as lanes, summed at the end).
         let (mut f0, mut f1, mut f2) = ([0u32; 16], [0u32; 16], [0u32; 16]);
         for d in 0..9 {
             (f0[d], f1[d], f2[d]) = (self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]);
@@ -208,7 +225,16 @@ impl Board {
             // Per byte: all ones where the digit has more than three minicolumns.
             let flags = (x + 0x7c_7c7c) >> 7 & 0x01_0101;
             let open = (flags << 8) - flags;
-            stacks += (OPEN * 0x01_0101 - x) & open;
+            stacks += if open_position {
+                (OPEN * 0x01_0101 - x) & open
+            } else {
+                x
+            };
+        }
+        if !open_position {
+            // Nine digits of at least three minicolumns each, and the seven padding lanes'
+            // nothing: every byte is at least 27.
+            stacks -= 27 * 0x01_0101;
         }
         let (mut best, mut stack, mut index) = (u32::MAX, false, 0);
         for (b, &score) in bands[..3].iter().enumerate() {
