@@ -13,8 +13,12 @@
 //! keeps a placed digit out of its column), and placement of every row left with one cell
 //! (hidden singles in rows, and in boxes, since a box with one cell points along its row),
 //! which removes the cell from the other digits. When no word changes, naked singles are
-//! found by bit-parallel counting over the nine digit words, then claiming along columns (a
-//! column whose digit lies in one box), from which hidden singles in columns follow.
+//! found by bit-parallel counting over the nine digit words. Claiming along columns (a column
+//! whose digit lies in one box), from which hidden singles in columns follow, is done in a
+//! pass over the board at that point, or, below the root of the solver's search, inside each
+//! update (see [`Board::propagate_clues`]). The solver adds hidden triads once per node
+//! ([`triads`]). Every order of the rules reaches the same fixpoint, so these variants make
+//! the same search.
 
 mod triads;
 

@@ -201,15 +201,16 @@ impl Board {
         // Per band (lanes 0..3; lane 3 is padding): its score.
         let mut bands = [0u32; 4];
         for d in 0..9 {
-            for l in 0..4 {
-                let m = count_triads(triads_of(self.cand[(3 * d + l).min(27)]));
+            for (score, &w) in bands.iter_mut().zip(&self.cand[3 * d..3 * d + 4]) {
+                let m = count_triads(triads_of(w));
                 let open = 0u32.wrapping_sub((m + 124) >> 7); // all ones if m > 3
-                bands[l] += if open_position { (OPEN - m) & open } else { m };
+                *score += if open_position { (OPEN - m) & open } else { m };
             }
         }
         if !open_position {
-            for b in &mut bands {
-                *b -= 27;
+            // Nine digits of at least three minirows each: every band is at least 27.
+            for score in &mut bands[..3] {
+                *score -= 27;
             }
         }
         // Per stack, a byte each: its score (the digits as lanes, summed at the end).
