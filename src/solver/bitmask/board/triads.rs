@@ -193,50 +193,11 @@ impl Board {
     #[inline(always)]
     pub(crate) fn choose_band(&self) -> Choice {
         let unsolved = self.unsolved.iter().map(|u| u.count_ones()).sum::<u32>();
-        let open_position = unsolved >= OPEN_POSITION;
-        // In an open position, a band's or stack's score is, over its open digits, OPEN minus
-        // the digit's places (4 to 9), so that one open digit more outweighs any difference
-        // of places; elsewhere it is its minirows (minicolumns) less 27, the fixed digits'.
-        const OPEN: u32 = 25;
-        // Per band (lanes 0..3; lane 3 is padding): its score.
-        let mut bands = [0u32; 4];
-        for d in 0..9 {
-            for (score, &w) in bands.iter_mut().zip(&self.cand[3 * d..3 * d + 4]) {
-                let m = count_triads(triads_of(w));
-                let open = 0u32.wrapping_sub((m + 124) >> 7); // all ones if m > 3
-                *score += if open_position { (OPEN - m) & open } else { m };
-            }
-        }
-        if !open_position {
-            // Nine digits of at least three minirows each: every band is at least 27.
-            for score in &mut bands[..3] {
-                *score -= 27;
-            }
-        }
-        // Per stack, a byte each: its score (the digits as lanes, summed at the end).
-        let (mut f0, mut f1, mut f2) = ([0u32; 16], [0u32; 16], [0u32; 16]);
-        for d in 0..9 {
-            (f0[d], f1[d], f2[d]) = (self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]);
-        }
-        let mut stacks = 0u32;
-        for d in 0..16 {
-            let x = count_per_box(fold_cols(f0[d]))
-                + count_per_box(fold_cols(f1[d]))
-                + count_per_box(fold_cols(f2[d]));
-            // Per byte: all ones where the digit has more than three minicolumns.
-            let flags = (x + 0x7c_7c7c) >> 7 & 0x01_0101;
-            let open = (flags << 8) - flags;
-            stacks += if open_position {
-                (OPEN * 0x01_0101 - x) & open
-            } else {
-                x
-            };
-        }
-        if !open_position {
-            // Nine digits of at least three minicolumns each, and the seven padding lanes'
-            // nothing: every byte is at least 27.
-            stacks -= 27 * 0x01_0101;
-        }
+        let (bands, stacks) = if unsolved >= OPEN_POSITION {
+            self.open_digit_scores()
+        } else {
+            self.minirow_scores()
+        };
         let (mut best, mut stack, mut index) = (u32::MAX, false, 0);
         for (b, &score) in bands[..3].iter().enumerate() {
             if score != 0 && score < best {
@@ -282,6 +243,61 @@ impl Board {
             digit,
             configs,
         })
+    }
+
+    /// [`choose_band`](Board::choose_band)'s scores in an open position: per band (lanes
+    /// 0..3) and per stack (a byte each), over its open digits, `OPEN` minus the digit's
+    /// places (4 to 9), so that one open digit more outweighs any difference of places; 0
+    /// when every digit is fixed there.
+    #[inline(always)]
+    fn open_digit_scores(&self) -> ([u32; 4], u32) {
+        const OPEN: u32 = 25;
+        let mut bands = [0u32; 4];
+        for d in 0..9 {
+            for (score, &w) in bands.iter_mut().zip(&self.cand[3 * d..3 * d + 4]) {
+                let m = count_triads(triads_of(w));
+                let open = 0u32.wrapping_sub((m + 124) >> 7); // all ones if m > 3
+                *score += (OPEN - m) & open;
+            }
+        }
+        // The digits as lanes, each lane's stacks a byte each.
+        let (mut f0, mut f1, mut f2) = ([0u32; 16], [0u32; 16], [0u32; 16]);
+        for d in 0..9 {
+            (f0[d], f1[d], f2[d]) = (self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]);
+        }
+        let mut stacks = 0u32;
+        for d in 0..16 {
+            let x = count_per_box(fold_cols(f0[d]))
+                + count_per_box(fold_cols(f1[d]))
+                + count_per_box(fold_cols(f2[d]));
+            // Per byte: all ones where the digit has more than three minicolumns.
+            let flags = (x + 0x7c_7c7c) >> 7 & 0x01_0101;
+            let open = (flags << 8) - flags;
+            stacks += (OPEN * 0x01_0101 - x) & open;
+        }
+        (bands, stacks)
+    }
+
+    /// [`choose_band`](Board::choose_band)'s scores elsewhere: per band (lanes 0..3) and per
+    /// stack (a byte each), its minirows (minicolumns) over all digits less 27, the fixed
+    /// digits' share; 0 when every digit is fixed there.
+    #[inline(always)]
+    fn minirow_scores(&self) -> ([u32; 4], u32) {
+        // Per band (lanes): its minirows, and its minicolumns per stack (a byte each).
+        let (mut bands, mut cols) = ([0u32; 4], [0u32; 4]);
+        for d in 0..9 {
+            let words = &self.cand[3 * d..3 * d + 4];
+            for l in 0..4 {
+                bands[l] += count_triads(triads_of(words[l]));
+                cols[l] += count_per_box(fold_cols(words[l]));
+            }
+        }
+        // Nine digits of at least three minirows (minicolumns) each: every band (every
+        // stack's byte) is at least 27.
+        for score in &mut bands[..3] {
+            *score -= 27;
+        }
+        (bands, cols[0] + cols[1] + cols[2] - 27 * 0x01_0101)
     }
 
     /// Restricts the branch's digit to configuration `k` (a bit of `branch.configs`).
