@@ -15,14 +15,16 @@
 //! which removes the cell from the other digits. When no word changes, naked singles are
 //! found by bit-parallel counting over the nine digit words. Claiming along columns (a column
 //! whose digit lies in one box), from which hidden singles in columns follow, is done in a
-//! pass over the board at that point, or, below the root of the solver's search, inside each
-//! update (see [`Board::propagate_clues`]). The solver adds hidden triads once per node
-//! ([`triads`]). Every order of the rules reaches the same fixpoint, so these variants make
-//! the same search.
+//! pass over the board at that point ([`Board::propagate`], for clues: they start hundreds of
+//! updates and few passes), or inside each update ([`Board::propagate_triads`], below the
+//! root of the search: a guess starts a few updates and several passes; 17-clue puzzles run
+//! 18% slower with claims in every update, the hardest sets 5–7% faster). The search adds
+//! hidden triads once per node ([`triads`]). Every order of the rules reaches the same
+//! fixpoint, so these variants make the same search.
 
 mod triads;
 
-pub(crate) use triads::Choice;
+pub(crate) use triads::{Choice, OPEN_POSITION};
 
 use super::tables::{
     fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH,
@@ -141,6 +143,12 @@ impl Board {
     #[inline]
     pub(crate) fn is_solved(&self) -> bool {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
+    }
+
+    /// How many cells are not solved yet.
+    #[inline]
+    pub(crate) fn unsolved_count(&self) -> u32 {
+        self.unsolved.iter().map(|u| u.count_ones()).sum()
     }
 
     /// Whether cell `cell` (0..81) is not solved yet.
@@ -326,19 +334,9 @@ impl Board {
         self.settle::<true, true, I>().map(|_| ())
     }
 
-    /// [`propagate_triads`](Board::propagate_triads) for a board of clues: the same
-    /// deductions, with claiming along columns done in passes over the board between rounds
-    /// of updates rather than in every update. Clues start hundreds of updates and few passes
-    /// (17-clue puzzles run 18% faster so), a guess a few updates and several passes (the
-    /// hardest sets run 5–7% faster the other way).
-    #[inline(always)]
-    pub(crate) fn propagate_clues<I: Isa>(&mut self, _isa: I) -> Step<()> {
-        self.settle::<true, false, I>().map(|_| ())
-    }
-
     /// Updates to a fixpoint: with `TRIADS`, hidden triads once at the first stall; with
-    /// `CLAIMS`, claiming along columns in every update, else in [`column_pass`]
-    /// (Board::column_pass).
+    /// `CLAIMS`, claiming along columns in every update, else in
+    /// [`column_pass`](Board::column_pass).
     #[inline(always)]
     fn settle<const TRIADS: bool, const CLAIMS: bool, I: Isa>(&mut self) -> Step<[u32; 3]> {
         let mut triads_done = !TRIADS;

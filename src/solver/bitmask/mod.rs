@@ -26,7 +26,7 @@ pub use singles::{singles_fixpoint, SinglesFixpoint};
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver, Stats};
 use crate::grid::{Grid, Puzzle};
-use board::{Avx2, Baseline, Board, Choice, Isa};
+use board::{Avx2, Baseline, Board, Choice, Isa, OPEN_POSITION};
 
 /// The bit-board solver. Holds no per-puzzle buffers: the whole search state lives on the
 /// stack (at most 54 levels of 236 bytes).
@@ -93,9 +93,13 @@ impl Search {
         self.node::<ROOT, _>(board, isa, |s, b| unsafe { s.run_avx2::<false>(b, isa) })
     }
 
-    /// Propagates `board` (the clues when `ROOT`) and explores it, branching on a digit's
-    /// configurations in a band or stack (`recurse` explores a child). Each level fixes one
-    /// more digit in one band or stack, so the recursion is at most 54 deep.
+    /// Propagates `board` and explores it, branching on a digit's configurations in a band or
+    /// stack (`recurse` explores a child). Each level fixes one more digit in one band or
+    /// stack, so the recursion is at most 54 deep. At the `ROOT` (the clues), a position that
+    /// is not open after propagation (fewer than [`OPEN_POSITION`] cells unsolved) is
+    /// searched by [`run_cells`](Search::run_cells) instead: there the cheaper node of cell
+    /// branching pays more than the fewer guesses of configurations (serg_benchmark: 7.5
+    /// guesses against 8.3, 0.80× the `sudoku` crate against 0.65×).
     #[inline(always)]
     fn node<const ROOT: bool, I: Isa>(
         &mut self,
@@ -106,12 +110,15 @@ impl Search {
         if !self.progress.enter() {
             return;
         }
-        let propagated = if ROOT {
-            board.propagate_clues(isa)
-        } else {
-            board.propagate_triads(isa)
-        };
-        if propagated.is_err() {
+        if ROOT {
+            let Ok(pairs) = board.propagate() else {
+                return;
+            };
+            if board.unsolved_count() < OPEN_POSITION {
+                return self.cells_below(board, pairs);
+            }
+        }
+        if board.propagate_triads(isa).is_err() {
             return;
         }
         if board.is_solved() {
@@ -140,6 +147,47 @@ impl Search {
             let mut child = board;
             child.assume(&branch, k);
             recurse(self, child);
+            if self.progress.done() {
+                return;
+            }
+        }
+    }
+
+    /// The search for positions that are not open: singles and locked candidates (the rules
+    /// of [`Board::propagate`]), branching on the bivalue cell with most unsolved peers, as
+    /// `bitmask` did before configurations. Stays on this search to the end.
+    fn run_cells(&mut self, mut board: Board) {
+        if !self.progress.enter() {
+            return;
+        }
+        let Ok(pairs) = board.propagate() else {
+            return;
+        };
+        self.cells_below(board, pairs)
+    }
+
+    /// [`run_cells`](Search::run_cells) after the propagation.
+    fn cells_below(&mut self, mut board: Board, pairs: [u32; 3]) {
+        if board.is_solved() {
+            self.progress
+                .solution(|| Grid::from_cells(board.cells()).ok());
+            return;
+        }
+        let (b, bit, mut digits) = board.choose(pairs, self.popcnt);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            self.progress.guesses += 1;
+            if digits == 0 {
+                if board.guess(d, b, bit).is_ok() {
+                    self.run_cells(board);
+                }
+                return;
+            }
+            let mut child = board;
+            if child.guess(d, b, bit).is_ok() {
+                self.run_cells(child);
+            }
             if self.progress.done() {
                 return;
             }

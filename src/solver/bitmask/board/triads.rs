@@ -48,10 +48,12 @@ fn alone_in_box(f: u32) -> u32 {
     f & !others
 }
 
-/// From how many unsolved cells on a position counts as open for [`Board::choose_band`]
-/// (the root positions of forum_hardest_1905_11+ and 1106 have 54 to 61 after propagation,
-/// those of 17-clue puzzles that need a guess mostly 20 to 50).
-const OPEN_POSITION: u32 = 55;
+/// From how many unsolved cells on a position counts as open: the solver searches a puzzle
+/// open after the propagation of its clues by configurations, others by cells, and
+/// [`Board::choose_band`] takes its rule by it. (After the clues, the puzzles of
+/// forum_hardest_1905_11+ and 1106 have 54 to 61 cells unsolved, the 17-clue puzzles that
+/// need a guess mostly 20 to 50, those of magictour_top1465 21 to 63.)
+pub(crate) const OPEN_POSITION: u32 = 55;
 
 /// The six configurations of a digit in a band: for permutation `k` of the three boxes, the
 /// minirow mask (bit `3·r + box`) that puts row `r` in box `σ_k(r)`. In a stack the same masks
