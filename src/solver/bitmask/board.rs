@@ -322,7 +322,13 @@ impl Board {
     /// Propagates to a fixpoint. `Err` means the position has no solution; otherwise returns
     /// the bivalue cells of each band (all 0 once solved).
     pub(crate) fn propagate(&mut self) -> Step<[u32; 3]> {
-        self.settle::<false, false, Baseline>()
+        self.propagate_with(Baseline)
+    }
+
+    /// [`propagate`](Board::propagate) in the code of instruction set `I`.
+    #[inline(always)]
+    pub(crate) fn propagate_with<I: Isa>(&mut self, _isa: I) -> Step<[u32; 3]> {
+        self.settle::<false, false, I>()
     }
 
     /// [`propagate`](Board::propagate) plus, once, at the first point where the cheaper rules

@@ -69,39 +69,102 @@ impl Search {
     fn run(&mut self, board: Board, avx2: Option<Avx2>) {
         #[cfg(target_arch = "x86_64")]
         if let Some(isa) = avx2 {
-            // SAFETY: an `Avx2` value exists only on a CPU with every feature `run_avx2` is
+            // SAFETY: an `Avx2` value exists only on a CPU with every feature `root_avx2` is
             // compiled for (`Avx2::detect`).
-            return unsafe { self.run_avx2::<true>(board, isa) };
+            return unsafe { self.root_avx2(board, isa) };
         }
         let _ = avx2;
-        self.run_portable::<true>(board)
+        self.root(
+            board,
+            Baseline,
+            |s, b| s.cells_portable(b),
+            |s, b| s.configs_portable::<false>(b),
+        )
     }
 
-    fn run_portable<const ROOT: bool>(&mut self, board: Board) {
-        self.node::<ROOT, _>(board, Baseline, |s, b| s.run_portable::<false>(b))
-    }
-
-    /// [`node`](Search::node) compiled with AVX2, BMI1/2, POPCNT and LZCNT: the compiler
-    /// then does the passes over all words eight at a time and uses the bit instructions.
+    /// [`root`](Search::root) compiled with AVX2, BMI1/2, POPCNT and LZCNT, and so both
+    /// searches below it: the compiler then does the passes over all words eight at a time
+    /// and uses the bit instructions.
     ///
     /// # Safety
     /// The CPU must have those features (as `isa` proves).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn run_avx2<const ROOT: bool>(&mut self, board: Board, isa: Avx2) {
-        // SAFETY: `isa` proves the features, and the recursion stays on this CPU.
-        self.node::<ROOT, _>(board, isa, |s, b| unsafe { s.run_avx2::<false>(b, isa) })
+    unsafe fn root_avx2(&mut self, board: Board, isa: Avx2) {
+        // SAFETY (both closures): `isa` proves the features, and the search stays on this CPU.
+        self.root(
+            board,
+            isa,
+            |s, b| unsafe { s.cells_avx2(b, isa) },
+            |s, b| unsafe { s.configs_avx2::<false>(b, isa) },
+        )
     }
 
-    /// Propagates `board` and explores it, branching on a digit's configurations in a band or
-    /// stack (`recurse` explores a child). Each level fixes one more digit in one band or
-    /// stack, so the recursion is at most 54 deep. At the `ROOT` (the clues), a position that
-    /// is not open after propagation (fewer than [`OPEN_POSITION`] cells unsolved) is
-    /// searched by [`run_cells`](Search::run_cells) instead: there the cheaper node of cell
-    /// branching pays more than the fewer guesses of configurations (serg_benchmark: 7.5
-    /// guesses against 8.3, 0.80× the `sudoku` crate against 0.65×).
+    /// Propagates the clues of `board` and explores it: a position that is not open then
+    /// (fewer than [`OPEN_POSITION`] cells unsolved) by cells (`cells` explores a child),
+    /// where the cheaper node of cell branching pays more than the fewer guesses of
+    /// configurations (serg_benchmark: 7.5 guesses against 8.3, 0.80× the `sudoku` crate
+    /// against 0.65×); an open one by configurations (`configs` explores a child).
     #[inline(always)]
-    fn node<const ROOT: bool, I: Isa>(
+    fn root<I: Isa>(
+        &mut self,
+        mut board: Board,
+        isa: I,
+        cells: impl Fn(&mut Search, Board),
+        configs: impl Fn(&mut Search, Board),
+    ) {
+        if !self.progress.enter() {
+            return;
+        }
+        let Ok(pairs) = board.propagate_with(isa) else {
+            return;
+        };
+        if board.unsolved_count() < OPEN_POSITION {
+            self.cells_below(board, pairs, cells)
+        } else {
+            self.node::<true, I>(board, isa, configs)
+        }
+    }
+
+    fn configs_portable<const ROOT: bool>(&mut self, board: Board) {
+        self.node::<ROOT, _>(board, Baseline, |s, b| s.configs_portable::<false>(b))
+    }
+
+    /// [`node`](Search::node) in the AVX2 build.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`root_avx2`](Search::root_avx2) (as `isa`
+    /// proves).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn configs_avx2<const ROOT: bool>(&mut self, board: Board, isa: Avx2) {
+        // SAFETY: `isa` proves the features, and the recursion stays on this CPU.
+        self.node::<ROOT, _>(board, isa, |s, b| unsafe {
+            s.configs_avx2::<false>(b, isa)
+        })
+    }
+
+    fn cells_portable(&mut self, board: Board) {
+        self.cell_node(board, Baseline, |s, b| s.cells_portable(b))
+    }
+
+    /// [`cell_node`](Search::cell_node) in the AVX2 build.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`root_avx2`](Search::root_avx2) (as `isa`
+    /// proves).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn cells_avx2(&mut self, board: Board, isa: Avx2) {
+        // SAFETY: `isa` proves the features, and the recursion stays on this CPU.
+        self.cell_node(board, isa, |s, b| unsafe { s.cells_avx2(b, isa) })
+    }
+
+    /// The search for positions that are not open: singles and locked candidates (the rules
+    /// of [`Board::propagate`]), branching on the bivalue cell with most unsolved peers, as
+    /// `bitmask` did before configurations (`recurse` explores a child).
+    #[inline(always)]
+    fn cell_node<I: Isa>(
         &mut self,
         mut board: Board,
         isa: I,
@@ -110,13 +173,60 @@ impl Search {
         if !self.progress.enter() {
             return;
         }
-        if ROOT {
-            let Ok(pairs) = board.propagate() else {
+        let Ok(pairs) = board.propagate_with(isa) else {
+            return;
+        };
+        self.cells_below(board, pairs, recurse)
+    }
+
+    /// [`cell_node`](Search::cell_node) after the propagation (`pairs`: the bivalue cells).
+    #[inline(always)]
+    fn cells_below(
+        &mut self,
+        mut board: Board,
+        pairs: [u32; 3],
+        recurse: impl Fn(&mut Search, Board),
+    ) {
+        if board.is_solved() {
+            self.progress
+                .solution(|| Grid::from_cells(board.cells()).ok());
+            return;
+        }
+        let (b, bit, mut digits) = board.choose(pairs, self.popcnt);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            self.progress.guesses += 1;
+            if digits == 0 {
+                // Last alternative: no need to keep this node's state.
+                if board.guess(d, b, bit).is_ok() {
+                    recurse(self, board);
+                }
                 return;
-            };
-            if board.unsolved_count() < OPEN_POSITION {
-                return self.cells_below(board, pairs);
             }
+            let mut child = board;
+            if child.guess(d, b, bit).is_ok() {
+                recurse(self, child);
+            }
+            if self.progress.done() {
+                return;
+            }
+        }
+    }
+
+    /// Propagates `board` and explores it, branching on a digit's configurations in a band or
+    /// stack (`recurse` explores a child). Each level fixes one more digit in one band or
+    /// stack, so the recursion is at most 54 deep. The `ROOT` was counted and its clues
+    /// propagated by [`run`](Search::run).
+    #[inline(always)]
+    fn node<const ROOT: bool, I: Isa>(
+        &mut self,
+        mut board: Board,
+        isa: I,
+        recurse: impl Fn(&mut Search, Board),
+    ) {
+        if !ROOT && !self.progress.enter() {
+            return;
         }
         if board.propagate_triads(isa).is_err() {
             return;
@@ -147,47 +257,6 @@ impl Search {
             let mut child = board;
             child.assume(&branch, k);
             recurse(self, child);
-            if self.progress.done() {
-                return;
-            }
-        }
-    }
-
-    /// The search for positions that are not open: singles and locked candidates (the rules
-    /// of [`Board::propagate`]), branching on the bivalue cell with most unsolved peers, as
-    /// `bitmask` did before configurations. Stays on this search to the end.
-    fn run_cells(&mut self, mut board: Board) {
-        if !self.progress.enter() {
-            return;
-        }
-        let Ok(pairs) = board.propagate() else {
-            return;
-        };
-        self.cells_below(board, pairs)
-    }
-
-    /// [`run_cells`](Search::run_cells) after the propagation.
-    fn cells_below(&mut self, mut board: Board, pairs: [u32; 3]) {
-        if board.is_solved() {
-            self.progress
-                .solution(|| Grid::from_cells(board.cells()).ok());
-            return;
-        }
-        let (b, bit, mut digits) = board.choose(pairs, self.popcnt);
-        while digits != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
-            self.progress.guesses += 1;
-            if digits == 0 {
-                if board.guess(d, b, bit).is_ok() {
-                    self.run_cells(board);
-                }
-                return;
-            }
-            let mut child = board;
-            if child.guess(d, b, bit).is_ok() {
-                self.run_cells(child);
-            }
             if self.progress.done() {
                 return;
             }
