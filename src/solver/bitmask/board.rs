@@ -17,8 +17,8 @@
 //! whose digit lies in one box), from which hidden singles in columns follow, is done in a
 //! pass over the board at that point ([`Board::propagate`], for clues: they start hundreds of
 //! updates and few passes), or inside each update ([`Board::propagate_triads`], below the
-//! root of the search: a guess starts a few updates and several passes; 17-clue puzzles run
-//! 18% slower with claims in every update, the hardest sets 5–7% faster). The search adds
+//! root of the search: a guess starts a few updates and several passes; 17-clue puzzles ran
+//! 17% slower with claims in every update, the hardest sets 3–4% faster). The search adds
 //! hidden triads once per node ([`triads`]). Every order of the rules reaches the same
 //! fixpoint, so these variants make the same search.
 
