@@ -241,7 +241,13 @@ impl Search {
             Choice::Dead => return,
             // Not reached on a propagated board (a digit fixed in every band and stack has one
             // cell per box, which the update places), but a cell is a safe branch anyway.
-            Choice::Fixed => return self.branch_on_cell(board, recurse),
+            Choice::Fixed => {
+                let mut copy = board;
+                if let Ok(pairs) = copy.propagate() {
+                    self.cells_below(board, pairs, recurse);
+                }
+                return;
+            }
         };
         let mut configs = branch.configs;
         while configs != 0 {
@@ -257,28 +263,6 @@ impl Search {
             let mut child = board;
             child.assume(&branch, k);
             recurse(self, child);
-            if self.progress.done() {
-                return;
-            }
-        }
-    }
-
-    /// Branches on a cell with fewest candidates (of a propagated board).
-    #[cold]
-    fn branch_on_cell(&mut self, board: Board, recurse: impl Fn(&mut Search, Board)) {
-        let mut copy = board;
-        let Ok(pairs) = copy.propagate() else {
-            return;
-        };
-        let (b, bit, mut digits) = board.choose(pairs, self.popcnt);
-        while digits != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
-            self.progress.guesses += 1;
-            let mut child = board;
-            if child.guess(d, b, bit).is_ok() {
-                recurse(self, child);
-            }
             if self.progress.done() {
                 return;
             }
