@@ -8,7 +8,8 @@
 //! Branching on configurations, as tdoku does, fixes three triads at once, which is what lets
 //! the triad rule fire; with cell branching the rule hardly finds anything. On
 //! forum_hardest_1905_11+ the pair takes the search from 163 guesses per puzzle to 114, on
-//! forum_hardest_1106 from 274 to 149 (see [`Board::choose_band`](board::Board) for the choice).
+//! forum_hardest_1106 from 274 to 149 (the README's *`bitmask`* section has the choice of where
+//! to branch and the guesses of each rule).
 //! The search is compiled twice, for the x86-64 baseline and for AVX2 (chosen at run time).
 //!
 //! The design follows the ideas of JCZSolve and tdoku (representation first: per-digit band
