@@ -8,7 +8,7 @@
 //! Branching on configurations, as tdoku does, fixes three triads at once, which is what lets
 //! the triad rule fire; with cell branching the rule hardly finds anything. On
 //! forum_hardest_1905_11+ the pair takes the search from 163 guesses per puzzle to 114, on
-//! forum_hardest_1106 from 274 to 149 (the README's *`bitmask`* section has the choice of where
+//! forum_hardest_1106 from 274 to 151 (the README's *`bitmask`* section has the choice of where
 //! to branch and the guesses of each rule).
 //! The search is compiled twice, for the x86-64 baseline and for AVX2 (chosen at run time).
 //!
@@ -34,7 +34,7 @@ use board::{Avx2, Baseline, Board, Choice, Isa, OPEN_POSITION};
 #[derive(Debug, Clone)]
 pub struct Bitmask {
     max_nodes: u64,
-    /// Whether the CPU has POPCNT (detected once, for the fallback branch on a cell).
+    /// Whether the CPU has POPCNT (detected once, for choosing the cell to branch on).
     popcnt: bool,
     /// The AVX2 build of the search, if the CPU has what it needs (detected once).
     avx2: Option<Avx2>,
@@ -61,16 +61,13 @@ const SOLVED_BY_CLUES: u32 = 2;
 
 /// One search: the limit, what was found so far and the counters.
 struct Search {
-    /// The cells the clues leave open, before their propagation.
-    open_clues: u32,
     popcnt: bool,
     progress: Progress,
 }
 
 impl Search {
-    fn new(board: &Board, limit: Limit, max_nodes: u64, popcnt: bool) -> Search {
+    fn new(limit: Limit, max_nodes: u64, popcnt: bool) -> Search {
         Search {
-            open_clues: board.unsolved_count(),
             popcnt,
             progress: Progress::new(limit, Some(max_nodes)),
         }
@@ -117,8 +114,8 @@ impl Search {
     /// (`cells` explores a child), where the cheaper node of cell branching pays more than
     /// the fewer guesses of configurations (serg_benchmark: 7.5 guesses against 8.3, 0.80×
     /// the `sudoku` crate against 0.65×; 17-clue, whose open puzzles have 1 to 9 cells
-    /// solved by their clues: 1.07 guesses against 1.09, as fast as before #20 instead of 4%
-    /// slower).
+    /// solved by their clues: 1.32 guesses per puzzle on the whole set against 1.43 with
+    /// every open puzzle searched by configurations).
     #[inline(always)]
     fn root<I: Isa>(
         &mut self,
@@ -130,11 +127,12 @@ impl Search {
         if !self.progress.enter() {
             return;
         }
+        let open_clues = board.unsolved_count();
         let Ok(pairs) = board.propagate_with(isa) else {
             return;
         };
         let unsolved = board.unsolved_count();
-        if unsolved < OPEN_POSITION || self.open_clues - unsolved > SOLVED_BY_CLUES {
+        if unsolved < OPEN_POSITION || open_clues - unsolved > SOLVED_BY_CLUES {
             self.cells_below(board, pairs, cells)
         } else {
             self.node::<true, I>(board, isa, configs)
@@ -232,7 +230,7 @@ impl Search {
     /// Propagates `board` and explores it, branching on a digit's configurations in a band or
     /// stack (`recurse` explores a child). Each level fixes one more digit in one band or
     /// stack, so the recursion is at most 54 deep. The `ROOT` was counted and its clues
-    /// propagated by [`run`](Search::run).
+    /// propagated by [`root`](Search::root).
     #[inline(always)]
     fn node<const ROOT: bool, I: Isa>(
         &mut self,
@@ -307,7 +305,7 @@ impl Solver for Bitmask {
             }
             Puzzle::Candidates(candidates) => Board::from_masks(candidates.masks()),
         };
-        let mut search = Search::new(&board, limit, self.max_nodes, self.popcnt);
+        let mut search = Search::new(limit, self.max_nodes, self.popcnt);
         search.run(board, self.avx2);
         search.outcome()
     }

@@ -30,27 +30,31 @@ fn triads_of(w: u32) -> u32 {
     (w | w >> 1 | w >> 2) & FLAGS
 }
 
+/// The bits of `x` that are the only one of their group, for groups of three bits `step`
+/// apart whose first bits are `first`.
+#[inline(always)]
+fn alone_of_three(x: u32, step: u32, first: u32) -> u32 {
+    let others = ((x >> step | x >> (2 * step)) & first)
+        | ((x << step | x >> step) & first << step)
+        | ((x << step | x << (2 * step)) & first << (2 * step));
+    x & !others
+}
+
 /// The flags of `t` (as from [`triads_of`]) that are the only one of their row.
 #[inline(always)]
 fn alone_in_row(t: u32) -> u32 {
-    let others = ((t >> 3 | t >> 6) & FIRST_BOX)
-        | ((t << 3 | t >> 3) & FIRST_BOX << 3)
-        | ((t << 3 | t << 6) & FIRST_BOX << 6);
-    t & !others
+    alone_of_three(t, 3, FIRST_BOX)
 }
 
 /// The columns of a 9-bit column set that are the only one of their box.
 #[inline(always)]
 fn alone_in_box(f: u32) -> u32 {
-    let others = ((f >> 1 | f >> 2) & FIRST_COL)
-        | ((f << 1 | f >> 1) & FIRST_COL << 1)
-        | ((f << 1 | f << 2) & FIRST_COL << 2);
-    f & !others
+    alone_of_three(f, 1, FIRST_COL)
 }
 
-/// From how many unsolved cells on a position counts as open: the solver searches a puzzle
-/// open after the propagation of its clues by configurations, others by cells, and
-/// [`Board::choose_band`] takes its rule by it. (After the clues, the puzzles of
+/// From how many unsolved cells on a position counts as open: the solver searches by
+/// configurations only a puzzle open after the propagation of its clues (and whose clues
+/// solved few cells so), others by cells, and [`Board::choose_band`] takes its rule by it. (After the clues, the puzzles of
 /// forum_hardest_1905_11+ and 1106 have 54 to 61 cells unsolved, the 17-clue puzzles that
 /// need a guess mostly 20 to 50, those of magictour_top1465 21 to 63.)
 pub(crate) const OPEN_POSITION: u32 = 55;
@@ -191,11 +195,10 @@ impl Board {
     /// digits. Guesses per puzzle, count to 2 (17-clue, magictour_top1465, 1905_11+, 1106,
     /// first 2,000 puzzles of each): fewest configurations 0.79, 18.2, 127.3, 227.6; fewest
     /// minirows 0.79, 18.2, 121.7, 229.4; fewest open digits 1.17, 20.6, 110.8, 147.9; the
-    /// two by openness 0.79, 19.3, 118.8, 156.1.
+    /// two by openness 0.85, 19.7, 114.3, 149.0 (every puzzle searched by configurations).
     #[inline(always)]
     pub(crate) fn choose_band(&self) -> Choice {
-        let unsolved = self.unsolved.iter().map(|u| u.count_ones()).sum::<u32>();
-        let (bands, stacks) = if unsolved >= OPEN_POSITION {
+        let (bands, stacks) = if self.unsolved_count() >= OPEN_POSITION {
             self.open_digit_scores()
         } else {
             self.minirow_scores()
