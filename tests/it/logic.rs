@@ -2,7 +2,7 @@
 //! set, what the closure leaves is within what naked + hidden singles leave (subsets are
 //! stronger than singles), every solution survives it, and it is a fixpoint.
 
-mod common;
+
 
 use sudobench::backends;
 use sudobench::format::Reader;
@@ -169,7 +169,7 @@ fn no_guess_share_matches_closure() {
 
 /// Runs the binary with `args`, feeding `input` on stdin; returns (exit code, stdout).
 fn sudobench(args: &[&str], input: &str) -> (i32, String) {
-    let out = common::run(args, input.as_bytes());
+    let out = crate::common::run(args, input.as_bytes());
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

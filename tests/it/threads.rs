@@ -1,12 +1,12 @@
 //! Output integrity with threads: `solve` and `count` on several threads write exactly the
 //! same bytes as on one thread, in input order, for a 10,000-record input.
 
-mod common;
+
 
 use std::process::Output;
 
 fn run(args: &[&str], input: &[u8]) -> Output {
-    common::run(args, input)
+    crate::common::run(args, input)
 }
 
 /// 10,000 records: Kaggle puzzles (easy, so any backend is quick) with a malformed line, a multi-solution puzzle and a

@@ -3,7 +3,7 @@
 //! Uniqueness and minimality of generated puzzles are checked with the `sudoku` crate (a
 //! dev-dependency that shares no code with sudobench), never with the generator's own code.
 
-mod common;
+
 
 use std::process::Output;
 use sudoku::Sudoku;
@@ -16,7 +16,7 @@ const HARDEST: &str =
     "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 
 fn run(args: &[&str]) -> Output {
-    common::run(args, b"")
+    crate::common::run(args, b"")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -226,7 +226,7 @@ fn hard_mode_puzzles_are_unique_minimal_and_guess_more() {
     let plain = run(&["generate", "-n", "40", "--seed", "3"]);
     std::fs::write(dir.path().join("hard.txt"), text(&o.stdout)).unwrap();
     std::fs::write(dir.path().join("plain.txt"), text(&plain.stdout)).unwrap();
-    let g = common::run_in(
+    let g = crate::common::run_in(
         dir.path(),
         &[
             "grade",
@@ -254,7 +254,7 @@ fn verify_minimal_names_the_redundant_clue() {
     let puzzles = lines(&o);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("min.txt"), puzzles.join("\n")).unwrap();
-    let ok = common::run_in(dir.path(), &["verify", "--minimal", "min.txt"], b"");
+    let ok = crate::common::run_in(dir.path(), &["verify", "--minimal", "min.txt"], b"");
     assert!(ok.status.success(), "{}", text(&ok.stderr));
     assert!(text(&ok.stderr).contains("0 not minimal"));
     // Add one clue of the solution to the second puzzle: that clue is redundant.
@@ -272,7 +272,7 @@ fn verify_minimal_names_the_redundant_clue() {
         format!("{}\n{extra}\n", puzzles[0]),
     )
     .unwrap();
-    let bad = common::run_in(dir.path(), &["verify", "--minimal", "extra.txt"], b"");
+    let bad = crate::common::run_in(dir.path(), &["verify", "--minimal", "extra.txt"], b"");
     assert_eq!(bad.status.code(), Some(1));
     let err = text(&bad.stderr);
     let name = format!("r{}c{}={}", cell / 9 + 1, cell % 9 + 1, solution[cell]);
@@ -285,7 +285,7 @@ fn verify_minimal_names_the_redundant_clue() {
     assert!(!err.contains("extra.txt:1:"), "{err}");
     assert!(err.contains("1 not minimal"), "{err}");
     // Without --minimal the same file passes.
-    let plain = common::run_in(dir.path(), &["verify", "extra.txt"], b"");
+    let plain = crate::common::run_in(dir.path(), &["verify", "extra.txt"], b"");
     assert!(plain.status.success());
 }
 
@@ -293,7 +293,7 @@ fn verify_minimal_names_the_redundant_clue() {
 fn grade_puts_kaggle_below_search_and_the_hardest_at_search() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("two.txt"), format!("{KAGGLE}\n{HARDEST}\n")).unwrap();
-    let o = common::run_in(dir.path(), &["grade", "--format", "csv", "two.txt"], b"");
+    let o = crate::common::run_in(dir.path(), &["grade", "--format", "csv", "two.txt"], b"");
     assert!(o.status.success(), "{}", text(&o.stderr));
     let rows = lines(&o);
     assert_eq!(
@@ -329,7 +329,7 @@ fn grade_puts_kaggle_below_search_and_the_hardest_at_search() {
     assert!(err.contains("search") && err.contains("50.0%"), "{err}");
 
     // JSON per puzzle, and the summary record, parse.
-    let j = common::run_in(dir.path(), &["grade", "--format", "json", "two.txt"], b"");
+    let j = crate::common::run_in(dir.path(), &["grade", "--format", "json", "two.txt"], b"");
     for l in lines(&j) {
         let v: serde_json::Value = serde_json::from_str(&l).unwrap();
         assert!(
@@ -337,7 +337,7 @@ fn grade_puts_kaggle_below_search_and_the_hardest_at_search() {
             "{l}"
         );
     }
-    let s = common::run_in(
+    let s = crate::common::run_in(
         dir.path(),
         &[
             "grade",
@@ -354,7 +354,7 @@ fn grade_puts_kaggle_below_search_and_the_hardest_at_search() {
     assert_eq!(v["puzzles"], 2);
     assert_eq!(v["techniques"]["search"], 1);
     // The table has the puzzle rows and the summary on stdout.
-    let t = common::run_in(dir.path(), &["grade", "two.txt"], b"");
+    let t = crate::common::run_in(dir.path(), &["grade", "two.txt"], b"");
     let table = text(&t.stdout);
     assert!(
         table.contains("two.txt:1") && table.contains("two.txt:2"),
@@ -372,7 +372,7 @@ fn grade_exit_codes() {
         format!("123\n{}\n", ".".repeat(81)),
     )
     .unwrap();
-    let o = common::run_in(dir.path(), &["grade", "--format", "csv", "bad.txt"], b"");
+    let o = crate::common::run_in(dir.path(), &["grade", "--format", "csv", "bad.txt"], b"");
     assert_eq!(o.status.code(), Some(1));
     let err = text(&o.stderr);
     assert!(err.contains("bad.txt:1:"), "{err}");
@@ -380,7 +380,7 @@ fn grade_exit_codes() {
     assert_eq!(rows.len(), 2, "{rows:?}");
     assert!(rows[1].contains(",search,"), "{rows:?}");
     assert!(rows[1].ends_with(",2+"), "{rows:?}");
-    let missing = common::run_in(dir.path(), &["grade", "missing.txt"], b"");
+    let missing = crate::common::run_in(dir.path(), &["grade", "missing.txt"], b"");
     assert_eq!(missing.status.code(), Some(1));
 }
 

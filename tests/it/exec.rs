@@ -2,9 +2,9 @@
 //! the same answers as `basic`, and a program that lies, crashes, hangs or prints garbage is
 //! reported with file and line while the run goes on.
 
-mod common;
 
-use common::EASY;
+
+use crate::common::EASY;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -30,7 +30,7 @@ fn example() -> String {
 }
 
 fn sudobench(args: &[&str], stdin: &str) -> Output {
-    common::run(args, stdin.as_bytes())
+    crate::common::run(args, stdin.as_bytes())
 }
 
 fn stdout(o: &Output) -> Vec<String> {

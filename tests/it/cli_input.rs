@@ -2,9 +2,9 @@
 //! one output line (an answer or an error naming file and line), nothing panics, and the exit
 //! code says whether everything was fine.
 
-mod common;
 
-use common::{EASY, EASY_SOLUTION, HARD};
+
+use crate::common::{EASY, EASY_SOLUTION, HARD};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 fn sudobench(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    common::run(args, stdin.unwrap_or_default())
+    crate::common::run(args, stdin.unwrap_or_default())
 }
 
 fn lines(out: &Output) -> Vec<String> {
@@ -273,7 +273,7 @@ fn stdin_records_are_answered_as_they_arrive() {
         &["solve", "--backend", "logic", "--no-guess"],
     ] {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut child = common::spawn_in(root, args);
+        let mut child = crate::common::spawn_in(root, args);
         let mut stdin = child.stdin.take().expect("stdin pipe");
         let stdout = child.stdout.take().expect("stdout pipe");
         let (tx, rx) = mpsc::channel();

@@ -3,7 +3,7 @@
 //! built-in backends, and a library that crashes, exits, hangs, lies about counts or writes
 //! wrong grids fails or is blamed, with the puzzle named, while the run goes on.
 
-mod common;
+
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -49,7 +49,7 @@ fn lib(symbol: &str) -> String {
 }
 
 fn sudobench(args: &[&str], stdin: &str) -> Output {
-    common::run(args, stdin.as_bytes())
+    crate::common::run(args, stdin.as_bytes())
 }
 
 fn lines(o: &Output) -> Vec<String> {

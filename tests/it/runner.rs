@@ -7,9 +7,9 @@
 //! chosen puzzles. The CLI's exit code on a mismatch is tested in `tests/cli.rs` with a file
 //! whose expected solution is wrong, which goes through the same cross-check.
 
-mod common;
 
-use common::{EASY as PUZZLE, EASY_SOLUTION as SOLVED};
+
+use crate::common::{EASY as PUZZLE, EASY_SOLUTION as SOLVED};
 use std::io::Cursor;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};

@@ -7,9 +7,9 @@
 //! a solution for at least half of the sampled data-set puzzles, so that one that gives up on
 //! everything fails.
 
-mod common;
 
-use common::{EASY, EASY_SOLUTION, HARD, HARD_SOLUTION};
+
+use crate::common::{EASY, EASY_SOLUTION, HARD, HARD_SOLUTION};
 use sudobench::backends;
 use sudobench::format::Reader;
 use sudobench::grid::{Candidates, Grid, Puzzle};

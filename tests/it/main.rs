@@ -1,0 +1,17 @@
+//! The one integration-test binary: every module below is one topic, sharing `common`.
+
+mod common;
+mod cli;
+mod cli_input;
+mod conformance;
+mod dlx_crosscheck;
+mod exec;
+mod fuzz_smoke;
+mod generate;
+mod logic;
+mod plugin;
+mod properties;
+mod readme;
+mod runner;
+mod sat;
+mod threads;
