@@ -1,5 +1,8 @@
-//! The README's examples are tests: every `$ ` line of a ```console block is run by `sh -c`
-//! in the package root, with `sudobench` on `PATH` meaning the binary under test, and what it
+//! The examples of README.md and of every Markdown file under docs/ are tests: every `$ ` line
+//! of a ```console block is run by `sh -c` in a scratch copy of the package root (one per
+//! Markdown file, its commands in order, so one example can build what the next uses; every
+//! entry of the package is linked there but `target`, so nothing depends on where cargo
+//! builds), with `sudobench` on `PATH` meaning the binary under test, and what it
 //! prints must be exactly the lines shown below it (up to the next `$ ` line or the end of the
 //! block). Shown output is standard output, or standard output followed by standard error
 //! (the terminal transcript of a program that writes its stderr last, such as a usage error).
@@ -92,9 +95,28 @@ struct Run {
     code: Option<i32>,
 }
 
+/// A scratch directory standing for the package root: a link to each of its entries except
+/// the build directory.
+fn scratch_root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("scratch directory");
+    for entry in std::fs::read_dir(ROOT).expect("package root") {
+        let entry = entry.expect("package entry");
+        let name = entry.file_name();
+        if name != "target" && name != ".git" {
+            std::os::unix::fs::symlink(entry.path(), dir.path().join(&name)).expect("link");
+        }
+    }
+    dir
+}
+
 /// Runs a command by `sh -c` in the package root, `sudobench` being the binary under test.
 /// A command still running after [`TIMEOUT`] is killed with its process group.
 fn run(command: &str) -> Run {
+    run_in(Path::new(ROOT), command)
+}
+
+/// Runs a command by `sh -c` in `dir` (see [`run`]).
+fn run_in(dir: &Path, command: &str) -> Run {
     use std::os::unix::process::CommandExt;
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_sudobench"));
     let bin_dir = bin.parent().expect("the binary has a directory");
@@ -106,7 +128,7 @@ fn run(command: &str) -> Run {
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(command)
-        .current_dir(ROOT)
+        .current_dir(dir)
         .env("PATH", path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -149,8 +171,9 @@ fn shown(lines: &[String]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
-/// Whether a run printed what the example shows; else a description of the difference.
-fn check(example: &Example, run: &Run) -> Result<(), String> {
+/// Whether a run printed what the example shows; else a description of the difference,
+/// located in `file`.
+fn check_in(file: &str, example: &Example, run: &Run) -> Result<(), String> {
     let expected = shown(&example.expected);
     let timed_out = run.code.is_none();
     if !timed_out {
@@ -163,7 +186,7 @@ fn check(example: &Example, run: &Run) -> Result<(), String> {
         }
     }
     Err(format!(
-        "README.md:{}: $ {}\n--- shown:\n{expected}--- stdout:\n{}--- stderr:\n{}--- exit: {}\n",
+        "{file}:{}: $ {}\n--- shown:\n{expected}--- stdout:\n{}--- stderr:\n{}--- exit: {}\n",
         example.line,
         example.command,
         run.stdout,
@@ -176,25 +199,63 @@ fn check(example: &Example, run: &Run) -> Result<(), String> {
     ))
 }
 
-fn readme() -> String {
-    std::fs::read_to_string(Path::new(ROOT).join("README.md")).expect("README.md")
+fn check(example: &Example, run: &Run) -> Result<(), String> {
+    check_in("README.md", example, run)
+}
+
+/// README.md and every Markdown file under docs/, as paths relative to the package root.
+fn documents() -> Vec<String> {
+    fn walk(dir: &Path, found: &mut Vec<String>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("docs directory")
+            .map(|e| e.expect("docs entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                let relative = path.strip_prefix(ROOT).expect("under the root");
+                found.push(relative.to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut found = vec!["README.md".to_string()];
+    walk(&Path::new(ROOT).join("docs"), &mut found);
+    found
+}
+
+/// Runs every example of one Markdown file in its own scratch root; the failures.
+fn failures_of(file: &str) -> (usize, Vec<String>) {
+    let text = std::fs::read_to_string(Path::new(ROOT).join(file)).expect(file);
+    let examples = examples(&text).unwrap_or_else(|e| panic!("{file}:{e}"));
+    let root = scratch_root();
+    let failures = examples
+        .iter()
+        .filter_map(|e| check_in(file, e, &run_in(root.path(), &e.command)).err())
+        .collect();
+    (examples.len(), failures)
 }
 
 #[test]
-fn readme_examples_print_what_they_show() {
-    let examples = examples(&readme()).unwrap_or_else(|e| panic!("README.md:{e}"));
+fn readme_and_docs_examples_print_what_they_show() {
+    let files = documents();
+    let results: Vec<(usize, Vec<String>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = files
+            .iter()
+            .map(|f| s.spawn(move || failures_of(f)))
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("doc runner")).collect()
+    });
+    let total: usize = results.iter().map(|(n, _)| n).sum();
     // So that the test cannot pass by finding nothing to run.
-    assert!(examples.len() >= 8, "only {} examples", examples.len());
-    let failures: Vec<String> = examples
-        .iter()
-        .filter_map(|e| check(e, &run(&e.command)).err())
-        .collect();
+    assert!(total >= 8, "only {total} examples");
+    let failures: Vec<&String> = results.iter().flat_map(|(_, f)| f).collect();
     assert!(
         failures.is_empty(),
-        "{} of {} README examples differ:\n\n{}",
+        "{} of {total} examples differ:\n\n{}",
         failures.len(),
-        examples.len(),
-        failures.join("\n")
+        failures.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
 }
 
