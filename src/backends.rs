@@ -93,6 +93,13 @@ pub fn logic_config(name: &str) -> Option<LogicConfig> {
     }
 }
 
+/// Whether the backend `name` can certify its counts with proofs an independent checker
+/// reads: `sat` writes DRAT proofs (`count --proof`). `sudobench certify` has its own
+/// producer, a search whose tree is the proof (see [`crate::certify`]).
+pub fn certifies(name: &str) -> bool {
+    name == "sat"
+}
+
 /// Names of the backends `bench` runs when none are named.
 pub fn default_names() -> impl Iterator<Item = &'static str> {
     BACKENDS.iter().filter(|b| b.default).map(|b| b.name)

@@ -98,6 +98,7 @@
 //! modules' own public items (tables, helper functions) are for study and may change.
 
 pub mod backends;
+pub mod certify;
 pub mod exact_cover;
 pub mod format;
 pub mod generate;

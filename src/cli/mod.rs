@@ -6,6 +6,7 @@
 
 mod backends;
 mod bench;
+mod certify;
 mod closure;
 mod cnf;
 mod generate;
@@ -44,6 +45,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Check a puzzle collection: each puzzle's solution count (0, 1, 2+) and solution.
     Verify(verify::VerifyArgs),
+    /// Certify every puzzle's count (0, 1, 2+) with a proof checked by an independent checker.
+    Certify(certify::CertifyArgs),
     /// Run the bench and rewrite the generated part of RESULTS.md and its SVG chart.
     Report(bench::ReportArgs),
     /// Write puzzles as DIMACS CNF in a SAT encoding of the `sat` backend.
@@ -158,6 +161,7 @@ pub fn run() -> Result<bool> {
         Command::Backends => backends::list(),
         Command::Bench(args) => bench::bench(&args),
         Command::Verify(args) => verify::verify(&args),
+        Command::Certify(args) => certify::certify(&args),
         Command::Report(args) => bench::report(&args),
         Command::Cnf(args) => cnf::cnf(&args),
         Command::Generate(args) => generate::generate(&args),

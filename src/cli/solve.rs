@@ -3,13 +3,13 @@
 //! arrive), every answer judged like `bench` judges it.
 
 use super::output::Output;
+use super::proof::{self, ProofObserver};
 use super::BackendArgs;
 use anyhow::Result;
 use clap::Args;
 use std::time::Instant;
 use sudobench::format::{ParseError, Record};
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
-use sudobench::solver::sat::prover::Prover;
 use sudobench::solver::{Count, Limit, Outcome};
 
 /// Arguments of `sudobench solve`.
@@ -62,21 +62,22 @@ pub struct CountArgs {
 const CHUNK: usize = 256;
 
 /// What `solve` and `count` print for each answer.
-enum Mode<'a> {
+enum Mode {
     /// `solve`: the solution, or why there is none; `first` accepts a solution without
     /// knowing whether it is the only one.
     Solve { first: bool },
-    /// `count`: the count, the solutions behind it with `witness`, proofs with a prover.
-    Count {
-        witness: bool,
-        prover: Option<&'a Prover>,
-    },
+    /// `count`: the count, the solutions behind it with `witness`, and the result of its
+    /// proof with `--proof` (proved on the worker threads, told through
+    /// [`ProofObserver::proved`](super::proof::ProofObserver::proved)).
+    Count { witness: bool },
 }
 
 /// Prints one line per input record, in input order, and keeps the totals.
-struct Lines<'a> {
+struct Lines {
     out: Output,
-    mode: Mode<'a>,
+    mode: Mode,
+    /// The result of the next record's proof, when proofs are written.
+    proved: Option<Result<(), String>>,
     limit: Limit,
     /// Why the backend failed for good, once it has.
     failed: Option<String>,
@@ -89,7 +90,7 @@ struct Lines<'a> {
     suspect: u64,
 }
 
-impl Lines<'_> {
+impl Lines {
     fn emit(&mut self, line: &str, ok: bool) {
         self.records += 1;
         if ok {
@@ -140,7 +141,7 @@ impl Lines<'_> {
                 (Count::Unknown, Some(s)) if first => (s.to_string(), true),
                 (Count::Unknown, _) => ("unknown".to_string(), false),
             },
-            Mode::Count { witness, prover } => {
+            Mode::Count { witness } => {
                 let mut line = outcome.count().display(self.limit);
                 if witness {
                     for s in outcome.solution().into_iter().chain(outcome.second()) {
@@ -148,12 +149,7 @@ impl Lines<'_> {
                         line.push_str(&s.to_string());
                     }
                 }
-                let proved = match (prover, outcome.count()) {
-                    (Some(p), Count::Exactly(1)) => p.prove(record, outcome.solution()),
-                    (Some(p), Count::Exactly(0)) => p.prove(record, None),
-                    _ => Ok(()),
-                };
-                match proved {
+                match self.proved.take().unwrap_or(Ok(())) {
                     Ok(()) => (line, outcome.count() != Count::Unknown),
                     Err(e) => (
                         format!("error: {}:{}: {e}", record.source, record.line),
@@ -165,7 +161,7 @@ impl Lines<'_> {
     }
 }
 
-impl Observer for Lines<'_> {
+impl Observer for Lines {
     fn puzzle(
         &mut self,
         record: &Record,
@@ -209,13 +205,23 @@ impl Observer for Lines<'_> {
     }
 }
 
+impl ProofObserver for Lines {
+    fn proved(&mut self, result: Option<Result<(), String>>) {
+        self.proved = result;
+    }
+
+    fn error(&mut self, message: &str) {
+        self.emit(&format!("error: {message}"), false);
+    }
+}
+
 /// Runs the backend over every file (standard input when there are none) on the library's
 /// pipeline and prints one line per record through `lines`.
 fn run_lines(
     args: &BackendArgs,
     files: &[String],
     threads: u16,
-    lines: &mut Lines<'_>,
+    lines: &mut Lines,
 ) -> Result<()> {
     let backend = Backend::builtin(&args.backend, &args.options())?;
     let config = Config {
@@ -238,10 +244,11 @@ fn run_lines(
     Ok(())
 }
 
-fn lines(mode: Mode<'_>, limit: Limit) -> Lines<'_> {
+fn lines(mode: Mode, limit: Limit) -> Lines {
     Lines {
         out: Output::stdout(),
         mode,
+        proved: None,
         limit,
         failed: None,
         failed_at: None,
@@ -274,21 +281,27 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
 /// `sudobench count`.
 pub fn count(args: &CountArgs) -> Result<bool> {
     let start = Instant::now();
-    let prover = match &args.proof {
-        None => None,
-        Some(dir) => Some(super::proof::prover(
-            dir,
-            &args.backend,
-            args.limit.get(),
-            &args.files,
-        )?),
-    };
     let mode = Mode::Count {
         witness: args.witness,
-        prover: prover.as_ref(),
     };
     let mut out = lines(mode, args.limit);
-    run_lines(&args.backend, &args.files, args.threads, &mut out)?;
+    match &args.proof {
+        None => run_lines(&args.backend, &args.files, args.threads, &mut out)?,
+        Some(dir) => {
+            let prover = proof::prover(dir, &args.backend, args.limit.get(), &args.files)?;
+            // One runner per worker stage, each on its own thread; the stages prove too.
+            let backend = Backend::builtin(&args.backend.backend, &args.backend.options())?;
+            let config = Config {
+                limit: args.limit,
+                threads: 1,
+                chunk_size: CHUNK,
+                ..Config::default()
+            };
+            let runner = Runner::new(config, vec![backend]);
+            let threads = usize::from(args.threads);
+            proof::run(&runner, &prover, &args.files, threads, CHUNK, &mut out);
+        }
+    }
     let fine = out.summary(
         "counted",
         "unknown or malformed",

@@ -47,7 +47,6 @@ pub mod dimacs;
 pub mod encoding;
 pub mod engine;
 pub mod proof;
-pub mod prover;
 
 pub use encoding::{Encoding, Formula, Givens, Meaning, UnknownEncoding};
 pub use engine::{Engine, SatBackend, Session, Varisat};

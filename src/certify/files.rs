@@ -1,23 +1,22 @@
-//! A directory of proofs for a whole run (`sudobench count --backend sat --proof DIR`): for
-//! every puzzle counted as unique or as having no solution, [`Prover::prove`]
-//! writes `DIR/NAME-LINE.cnf` (the puzzle's formula, plus the clause blocking its solution
-//! when it has one) and `DIR/NAME-LINE.drat` (varisat's DRAT refutation of it). NAME is the
-//! input's file name (`puzzles.txt`; `stdin` for `-`); inputs that share a file name get
-//! their whole path instead, every character but letters, digits, `.`, `-` and `_` made `_`
-//! (`d1/x.txt` → `d1_x.txt`), and a name still shared gets `~K`, K the input's position on
-//! the command line. A directory that already holds `.cnf` or `.drat` files is refused, and
-//! no proof file is ever overwritten. Check one with `rate DIR/NAME-LINE.cnf
-//! DIR/NAME-LINE.drat` (or any DRAT checker).
+//! Where kept certificates and proofs go: one directory per run, one file name per record.
+//!
+//! `count --backend sat --proof DIR` writes `DIR/NAME-LINE.cnf` and `DIR/NAME-LINE.drat`;
+//! `certify --keep DIR` writes the same two files for a count of 0 or 1 and `NAME-LINE.sols`
+//! (the two solutions) for 2+. NAME is the input's file name (`puzzles.txt`; `stdin` for
+//! `-`); inputs that share a file name get their whole path instead, every character but
+//! letters, digits, `.`, `-` and `_` made `_` (`d1/x.txt` → `d1_x.txt`), and a name still
+//! shared gets `~K`, K the input's position on the command line. A directory that already
+//! holds `.cnf`, `.drat` or `.sols` files is refused, and no file is ever overwritten: each is
+//! written under a temporary name (`.NAME-LINE.EXT.tmp`) and then linked to its final name,
+//! which fails if that name exists, so an interrupted run leaves no half-written file under a
+//! final name. Check a proof with `rate DIR/NAME-LINE.cnf DIR/NAME-LINE.drat` (or any DRAT
+//! checker).
 
-use super::proof::{prove, Proven};
-use super::Encoding;
 use crate::format::Record;
-use crate::grid::Grid;
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-
 /// Why a proof directory cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ProofDirError {
@@ -31,7 +30,7 @@ pub enum ProofDirError {
     },
     /// It already holds proofs, which would be mixed with the new ones.
     #[error(
-        "{dir} already holds proof files ({file}): give --proof an empty or new directory \
+        "{dir} already holds proof files ({file}): give an empty or new directory \
          (proofs are never overwritten)"
     )]
     NotEmpty {
@@ -42,10 +41,9 @@ pub enum ProofDirError {
     },
 }
 
-/// Writes proofs of uniqueness and of unsolvability into one directory.
-pub struct Prover {
+/// A directory of certificate files for one run.
+pub struct ProofDir {
     dir: PathBuf,
-    encoding: Encoding,
     /// The NAME of every input, by the path as given.
     names: HashMap<String, String>,
 }
@@ -118,10 +116,10 @@ fn input_names(files: &[String]) -> HashMap<String, String> {
         .collect()
 }
 
-impl Prover {
-    /// Creates `dir` (if needed) and checks that it holds no proofs yet. `files` are the
-    /// run's inputs as given (they name the proofs), `encoding` the formula's.
-    pub fn new(dir: &Path, encoding: Encoding, files: &[String]) -> Result<Prover, ProofDirError> {
+impl ProofDir {
+    /// Creates `dir` (if needed) and checks that it holds no certificate files yet. `files`
+    /// are the run's inputs as given (they name the files).
+    pub fn new(dir: &Path, files: &[String]) -> Result<ProofDir, ProofDirError> {
         let io = |source| ProofDirError::Io {
             dir: dir.to_path_buf(),
             source,
@@ -129,60 +127,49 @@ impl Prover {
         fs::create_dir_all(dir).map_err(io)?;
         for entry in fs::read_dir(dir).map_err(io)? {
             let path = entry.map_err(io)?.path();
-            if path.extension().is_some_and(|e| e == "cnf" || e == "drat") {
+            if path
+                .extension()
+                .is_some_and(|e| e == "cnf" || e == "drat" || e == "sols")
+            {
                 return Err(ProofDirError::NotEmpty {
                     dir: dir.to_path_buf(),
                     file: path,
                 });
             }
         }
-        Ok(Prover {
+        Ok(ProofDir {
             dir: dir.to_path_buf(),
-            encoding,
             names: input_names(files),
         })
     }
 
-    /// Proves that `record` has no solution other than `solution` (with `None`: no solution
-    /// at all) and writes the two files.
-    pub fn prove(&self, record: &Record, solution: Option<&Grid>) -> Result<(), String> {
+    /// `NAME-LINE` for a record.
+    pub fn stem(&self, record: &Record) -> String {
         let name = match self.names.get(&*record.source) {
             Some(name) => name.clone(),
             None => file_name(&record.source),
         };
-        let stem = format!("{name}-{}", record.line);
-        let cnf_path = self.dir.join(format!("{stem}.cnf"));
-        let drat_path = self.dir.join(format!("{stem}.drat"));
-        // `create_new`: a name taken (the same input given twice) is an error, never a
-        // silent overwrite.
-        let create = |p: &Path| {
-            File::create_new(p).map_err(|e| format!("creating proof file {}: {e}", p.display()))
-        };
-        let mut cnf = create(&cnf_path)?;
-        let mut drat = match create(&drat_path) {
-            Ok(f) => f,
-            Err(e) => {
-                drop(cnf);
-                let _ = fs::remove_file(&cnf_path);
-                return Err(e);
-            }
-        };
-        let result = prove(&record.puzzle, self.encoding, &mut cnf, &mut drat);
-        let problem = match (result, solution) {
-            (Ok(Proven::Unique(s)), Some(solution)) if &s == solution => return Ok(()),
-            (Ok(Proven::NoSolution), None) => return Ok(()),
-            (Ok(Proven::Unique(s)), Some(solution)) => {
-                format!("proof run found solution {s}, the backend {solution}")
-            }
-            (Ok(Proven::Unique(s)), None) => format!("proof run found solution {s}"),
-            (Ok(Proven::NoSolution), Some(_)) => "proof run found no solution".to_string(),
-            (Ok(Proven::Multiple), _) => "proof run found a second solution".to_string(),
-            (Err(e), _) => format!("proof: {e}"),
-        };
-        // No valid proof: leave no files that look like one.
-        let _ = fs::remove_file(&cnf_path);
-        let _ = fs::remove_file(&drat_path);
-        Err(problem)
+        format!("{name}-{}", record.line)
+    }
+
+    /// Writes `contents` to `DIR/NAME` through a temporary file; an error if `NAME` exists.
+    pub fn write(&self, name: &str, contents: &[u8]) -> Result<PathBuf, String> {
+        let path = self.dir.join(name);
+        let tmp = self.dir.join(format!(".{name}.tmp"));
+        let fail = |e: io::Error| format!("writing {}: {e}", path.display());
+        let written = File::create(&tmp).and_then(|mut f| {
+            f.write_all(contents)?;
+            f.flush()
+        });
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(fail(e));
+        }
+        // A hard link, unlike a rename, never replaces an existing file.
+        let linked = fs::hard_link(&tmp, &path);
+        let _ = fs::remove_file(&tmp);
+        linked.map_err(fail)?;
+        Ok(path)
     }
 }
 

@@ -1,0 +1,195 @@
+//! Certificates of a puzzle's count, produced and checked independently (`sudobench certify`).
+//!
+//! For each puzzle the count (0, 1 or 2+) comes with a certificate that a separate checker
+//! accepts or rejects:
+//! - **0**: a proof refuting the puzzle's CNF formula;
+//! - **1**: the solution, and a proof refuting the formula plus the clause blocking it;
+//! - **2+**: two different solutions (no proof).
+//!
+//! [`search`] produces them: a backtracking search whose propagation is exactly what unit
+//! propagation on the CNF derives, so its failed branches, in post-order, are a DRUP proof
+//! (reverse-unit-propagation lemmas ending in the empty clause). [`check`] checks them with no
+//! code in common with the producer (nor with the rest of the crate): its own CNF from the
+//! puzzle's text, its own reading of the solutions and the proof, its own propagation. The
+//! proofs are plain DRAT text, so any DRAT checker (`rate`, `drat-trim`) checks them too
+//! against the CNF [`write_cnf`] writes (the `sat` backend's `extended` encoding, built by
+//! other code again). [`files`] names and writes kept certificates (`certify --keep`) and
+//! `count --proof`'s DRAT proofs.
+
+pub mod check;
+pub mod files;
+pub mod search;
+
+use crate::grid::{Grid, Puzzle};
+use crate::solver::sat::encoding::{Encoding, Formula, Givens};
+use check::{Checker, Claim};
+use search::{Found, Producer};
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+/// Search nodes allowed per puzzle by default (the hardest known 9×9 puzzles take tens of
+/// thousands).
+pub const DEFAULT_MAX_NODES: u64 = 10_000_000;
+
+/// The count a certificate is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// No solution.
+    Zero,
+    /// Exactly one.
+    One,
+    /// Two or more.
+    TwoPlus,
+}
+
+impl Count {
+    /// `0`, `1` or `2+`.
+    pub fn text(self) -> &'static str {
+        match self {
+            Count::Zero => "0",
+            Count::One => "1",
+            Count::TwoPlus => "2+",
+        }
+    }
+}
+
+/// One puzzle's certification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certified {
+    /// The count found (`None`: the search gave up).
+    pub count: Option<Count>,
+    /// The solutions behind it (one for 1, two for 2+).
+    pub solutions: Vec<Grid>,
+    /// Whether the checker accepted the certificate; otherwise why not.
+    pub verdict: Result<(), String>,
+    /// Certificate size in bytes: the proof text, or the two solutions' 164 bytes for 2+.
+    pub bytes: usize,
+    /// Search nodes.
+    pub nodes: u64,
+    /// Time to produce (search and proof writing).
+    pub produce: Duration,
+    /// Time to check.
+    pub check: Duration,
+}
+
+impl Certified {
+    /// Whether the count is certified.
+    pub fn ok(&self) -> bool {
+        self.count.is_some() && self.verdict.is_ok()
+    }
+}
+
+/// A producer and a checker (one per thread), with the last proof kept for writing.
+pub struct Certifier {
+    producer: Producer,
+    checker: Checker,
+    proof: Vec<u8>,
+}
+
+impl Certifier {
+    /// A certifier whose search gives up after `max_nodes` nodes per puzzle.
+    pub fn new(max_nodes: u64) -> Certifier {
+        Certifier {
+            producer: Producer::new(max_nodes),
+            checker: Checker::new(),
+            proof: Vec::with_capacity(1 << 16),
+        }
+    }
+
+    /// The proof of the last puzzle certified (empty for 2+ or when the search gave up).
+    pub fn proof(&self) -> &[u8] {
+        &self.proof
+    }
+
+    /// Produces and checks the certificate of `puzzle`.
+    pub fn certify(&mut self, puzzle: &Puzzle) -> Certified {
+        let start = Instant::now();
+        let produced = self.producer.produce(puzzle, &mut self.proof);
+        let produce = start.elapsed();
+        let (found, nodes) = match produced {
+            Ok(x) => x,
+            Err(budget) => {
+                return Certified {
+                    count: None,
+                    solutions: Vec::new(),
+                    verdict: Err(budget.to_string()),
+                    bytes: 0,
+                    nodes: budget.0,
+                    produce,
+                    check: Duration::ZERO,
+                }
+            }
+        };
+        let text = puzzle.to_line();
+        let start = Instant::now();
+        let (count, solutions, verdict, bytes) = match &found {
+            Found::None => (
+                Count::Zero,
+                vec![],
+                self.checker.check(&text, Claim::None, &self.proof),
+                self.proof.len(),
+            ),
+            Found::Unique(s) => (
+                Count::One,
+                vec![*s],
+                self.checker
+                    .check(&text, Claim::Unique(&s.to_line()), &self.proof),
+                self.proof.len(),
+            ),
+            Found::Two(s, t) => (
+                Count::TwoPlus,
+                vec![*s, *t],
+                self.checker
+                    .check(&text, Claim::Two(&s.to_line(), &t.to_line()), b""),
+                164,
+            ),
+        };
+        Certified {
+            count: Some(count),
+            solutions,
+            verdict: verdict.map_err(|r| format!("checker rejects: {r}")),
+            bytes,
+            nodes,
+            produce,
+            check: start.elapsed(),
+        }
+    }
+}
+
+/// Writes the CNF a proof refutes, for outside DRAT checkers: the `sat` backend's `extended`
+/// encoding of `puzzle` (the same numbering as the checker's), plus the clause blocking
+/// `solution` when there is one.
+pub fn write_cnf(out: &mut dyn Write, puzzle: &Puzzle, solution: Option<&Grid>) -> io::Result<()> {
+    let givens = match puzzle {
+        Puzzle::Grid(g) => Givens::Grid(g),
+        Puzzle::Candidates(c) => Givens::Candidates(c),
+    };
+    let mut formula = Formula::new();
+    formula.build(Encoding::Extended, givens);
+    let candidates = puzzle.candidates();
+    let mut title = vec![format!("sudobench certificate input: puzzle {puzzle}")];
+    let mut blocking = Vec::new();
+    if let Some(s) = solution {
+        title.push(format!("solution {s}"));
+        title.push(
+            "the last clause blocks it (over the cells the puzzle does not fix): \
+             the formula is unsatisfiable iff it is the only solution"
+                .to_string(),
+        );
+        for cell in 0..81 {
+            if candidates.get(cell).count_ones() != 1 {
+                let v = 9 * cell + usize::from(s.get(cell));
+                blocking.push(varisat::Lit::from_dimacs(-(v as isize)));
+            }
+        }
+    } else {
+        title.push("the formula is unsatisfiable iff the puzzle has no solution".to_string());
+    }
+    let title: Vec<&str> = title.iter().map(String::as_str).collect();
+    let extra: Vec<&[varisat::Lit]> = if solution.is_some() {
+        vec![&blocking]
+    } else {
+        vec![]
+    };
+    crate::solver::sat::dimacs::write(out, &formula, &extra, &title)
+}

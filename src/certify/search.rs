@@ -1,0 +1,257 @@
+//! The producer: a backtracking search whose tree is the certificate.
+//!
+//! The search keeps candidate masks and propagates only what unit propagation on the extended
+//! CNF encoding (see [`check`](super::check)) derives too: a cell with one candidate places it
+//! (the cell's at-least-one clause), a digit with one place left in a row, column or box goes
+//! there (the unit's at-least-one clause), a placed digit leaves its cell and its peers (the
+//! at-most-one pairs); a cell without candidates or a unit without a place for a digit is a
+//! conflict (a clause with every literal false). Then it branches on a cell with the fewest
+//! candidates, each digit in turn, the decisions being the positive literals x(cell, digit).
+//!
+//! Every node, once its subtree is exhausted, emits the lemma ¬(its decisions) in post-order:
+//! a leaf that propagation refutes is refuted by unit propagation in the checker; an inner
+//! node's lemma is refuted by its children's lemmas (each a unit once the node's decisions
+//! hold) and the branching cell's clause. The root's lemma is the empty clause. A solution's
+//! leaf emits its lemma too: with the solution's blocking clause in the formula, propagation
+//! refutes it. So the lemmas refute the formula when no solution is found, and the formula plus
+//! the blocking clause of the one solution when one is; a second solution stops the search
+//! (two verified solutions need no proof).
+
+use crate::grid::{Candidates, Grid, Puzzle, CELLS, PEERS, UNITS};
+
+/// What the search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// No solution: the proof refutes the puzzle's formula.
+    None,
+    /// Exactly one solution: the proof refutes the formula with it blocked.
+    Unique(Grid),
+    /// At least two solutions (the proof is empty).
+    Two(Grid, Grid),
+}
+
+/// The search gave up: it visited more nodes than allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("search budget of {0} nodes spent")]
+pub struct Budget(pub u64);
+
+/// A reusable producer (one per thread).
+#[derive(Default)]
+pub struct Producer {
+    /// Decisions on the current path, as DIMACS variables.
+    path: Vec<u16>,
+    solutions: Vec<Grid>,
+    nodes: u64,
+    max_nodes: u64,
+    /// The DRUP text being written.
+    proof: Vec<u8>,
+}
+
+/// A search state: candidates per cell, and which cells have been placed (removed from their
+/// peers).
+#[derive(Clone, Copy)]
+struct State {
+    cand: [u16; CELLS],
+    placed: u128,
+}
+
+/// Result of a subtree: go on, or stop (two solutions, or the budget).
+enum Stop {
+    Two,
+    Budget,
+}
+
+impl Producer {
+    /// A producer that gives up after `max_nodes` search nodes per puzzle.
+    pub fn new(max_nodes: u64) -> Producer {
+        Producer {
+            max_nodes,
+            ..Producer::default()
+        }
+    }
+
+    /// Searches `puzzle` and writes the DRUP proof of what it found into `proof` (cleared
+    /// first; left empty for [`Found::Two`]). Returns what it found and the nodes visited.
+    pub fn produce(&mut self, puzzle: &Puzzle, proof: &mut Vec<u8>) -> Result<(Found, u64), Budget> {
+        self.path.clear();
+        self.solutions.clear();
+        self.nodes = 0;
+        std::mem::swap(&mut self.proof, proof);
+        self.proof.clear();
+        let cand = match puzzle {
+            Puzzle::Grid(g) => Candidates::from_grid(g),
+            Puzzle::Candidates(c) => *c,
+        };
+        let mut state = State {
+            cand: *cand.masks(),
+            placed: 0,
+        };
+        let result = if propagate(&mut state) {
+            self.node(&state)
+        } else {
+            self.lemma();
+            Ok(())
+        };
+        let found = match result {
+            Err(Stop::Budget) => {
+                std::mem::swap(&mut self.proof, proof);
+                proof.clear();
+                return Err(Budget(self.max_nodes));
+            }
+            Err(Stop::Two) => {
+                self.proof.clear();
+                Found::Two(self.solutions[0], self.solutions[1])
+            }
+            Ok(()) => match self.solutions.first() {
+                None => Found::None,
+                Some(&s) => Found::Unique(s),
+            },
+        };
+        std::mem::swap(&mut self.proof, proof);
+        Ok((found, self.nodes))
+    }
+
+    /// Writes the lemma ¬(decisions on the path).
+    fn lemma(&mut self) {
+        let mut buf = itoa_buf();
+        for &v in &self.path {
+            self.proof.push(b'-');
+            self.proof.extend_from_slice(format_u16(v, &mut buf));
+            self.proof.push(b' ');
+        }
+        self.proof.extend_from_slice(b"0\n");
+    }
+
+    /// Explores a propagated, conflict-free state; emits its lemma when exhausted.
+    fn node(&mut self, state: &State) -> Result<(), Stop> {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            return Err(Stop::Budget);
+        }
+        // The open cell with the fewest candidates.
+        let mut best = usize::MAX;
+        let mut fewest = 10;
+        for (cell, &m) in state.cand.iter().enumerate() {
+            let n = m.count_ones();
+            if n > 1 && n < fewest {
+                fewest = n;
+                best = cell;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        if best == usize::MAX {
+            // Every cell placed: a solution.
+            let mut cells = [0u8; CELLS];
+            for (c, &m) in cells.iter_mut().zip(&state.cand) {
+                *c = m.trailing_zeros() as u8 + 1;
+            }
+            if let Ok(g) = Grid::from_cells(cells) {
+                self.solutions.push(g);
+            }
+            if self.solutions.len() >= 2 {
+                return Err(Stop::Two);
+            }
+            self.lemma();
+            return Ok(());
+        }
+        let mut digits = state.cand[best];
+        while digits != 0 {
+            let bit = digits & digits.wrapping_neg();
+            digits &= digits - 1;
+            let mut child = *state;
+            child.cand[best] = bit;
+            self.path
+                .push((9 * best + bit.trailing_zeros() as usize + 1) as u16);
+            if propagate(&mut child) {
+                self.node(&child)?;
+            } else {
+                self.lemma();
+            }
+            self.path.pop();
+        }
+        self.lemma();
+        Ok(())
+    }
+}
+
+/// Naked and hidden singles to a fixpoint; false on a conflict.
+fn propagate(s: &mut State) -> bool {
+    loop {
+        let mut changed = false;
+        for cell in 0..CELLS {
+            if s.placed & (1 << cell) != 0 {
+                continue;
+            }
+            let m = s.cand[cell];
+            if m == 0 {
+                return false;
+            }
+            if m & (m - 1) != 0 {
+                continue;
+            }
+            s.placed |= 1 << cell;
+            for &p in &PEERS[cell] {
+                let p = p as usize;
+                if s.cand[p] & m != 0 {
+                    s.cand[p] &= !m;
+                    if s.cand[p] == 0 {
+                        return false;
+                    }
+                    changed = true;
+                }
+            }
+        }
+        for unit in &UNITS {
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &cell in unit {
+                let m = s.cand[cell as usize];
+                twice |= once & m;
+                once |= m;
+            }
+            if once != 0x1ff {
+                return false;
+            }
+            let singles = once & !twice;
+            if singles == 0 {
+                continue;
+            }
+            for &cell in unit {
+                let m = s.cand[cell as usize];
+                let here = m & singles;
+                if here == 0 {
+                    continue;
+                }
+                if here & (here - 1) != 0 {
+                    // Two digits that can only go here: the cell's at-most-one clause.
+                    return false;
+                }
+                if m != here {
+                    s.cand[cell as usize] = here;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return true;
+        }
+    }
+}
+
+fn itoa_buf() -> [u8; 5] {
+    [0; 5]
+}
+
+/// The decimal digits of `v`.
+fn format_u16(mut v: u16, buf: &mut [u8; 5]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            return &buf[i..];
+        }
+    }
+}
