@@ -12,6 +12,7 @@ use std::time::Duration;
 use sudobench::backends;
 use sudobench::format::{ParseError, Reader, Record};
 use sudobench::report::{self, Machine};
+use sudobench::runner::shard::Shard;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner, Sample, SetReport};
 use sudobench::solver::Outcome;
 
@@ -69,6 +70,11 @@ pub struct BenchArgs {
     pub transform: Option<u64>,
     #[command(flatten)]
     pub settings: super::BackendSettings,
+    /// Only part K of N of the records (contiguous ranges over all the sets in order, for job
+    /// arrays): `sudobench merge` adds the parts' JSON outputs (`--format json`) up into one
+    /// run's. Not with --sample; a time budget applies to each part.
+    #[arg(long, value_name = "K/N", conflicts_with = "sample")]
+    pub shard: Option<Shard>,
     /// Data sets (plain or gzip); none: every bundled set in `data/`.
     pub files: Vec<String>,
 }
@@ -283,10 +289,11 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     let mut sets = Vec::new();
     let mut clean = true;
     let mut observer = CliObserver::new(args.sample);
+    let mut window = super::shard::window(args.shard, &files)?;
     for file in &files {
         // An unreadable file still gets its records (with the error), so machine output
         // accounts for every file asked for.
-        let set = match runner.run_path(file, &mut observer) {
+        let set = match runner.run_path_part(file, window.as_mut(), &mut observer) {
             Ok(set) => set,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -356,6 +363,9 @@ fn command_output(program: &str, args: &[&str]) -> Option<String> {
 /// `sudobench report`: runs the bench, then rewrites the generated part of the results page
 /// and the chart.
 pub fn report(args: &ReportArgs) -> Result<bool> {
+    if args.bench.shard.is_some() {
+        bail!("report runs every set whole: use `bench --shard` and `merge` for parts");
+    }
     let (sets, config, clean) = run_sets(&args.bench, true)?;
     let mut machine = Machine::detect();
     machine.rustc = command_output("rustc", &["--version"]);

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 use sudobench::generate::{ClueSymmetry, Config, Generated, Generator, Hardness};
 use sudobench::runner::pipeline::map_ordered;
+use sudobench::runner::shard::Shard;
 
 /// The guess goal `--hard` stands for: about the mean of magictour_top1465 (20.2 over 16
 /// symmetries), some nine times that of random minimal puzzles (2.3).
@@ -55,6 +56,10 @@ pub struct GenerateArgs {
     /// Backend that confirms every puzzle's uniqueness before it is printed.
     #[arg(long, default_value = "logic")]
     confirm: String,
+    /// Only part K of N of the puzzles (contiguous ranges of the puzzle indices, for job
+    /// arrays): the parts' outputs concatenated in order are the whole run's.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
 }
 
 fn parse_symmetry(s: &str) -> Result<ClueSymmetry, String> {
@@ -145,7 +150,7 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
     let (mut attempts, mut guesses) = (0u64, 0f64);
     let seed = args.seed;
     map_ordered(
-        0..args.count,
+        args.shard.unwrap_or(Shard::WHOLE).range(args.count),
         args.threads as usize,
         if hard { 1 } else { 32 },
         || Generator::new(config.clone()).map_err(|e| e.to_string()),

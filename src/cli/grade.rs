@@ -4,10 +4,13 @@
 use super::output::Output;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
+use serde::Serialize;
 use sudobench::format::{Item, Reader};
 use sudobench::grade::{Grade, Grader, Summary, Technique};
-use sudobench::report::{csv_field, json_string};
+use sudobench::report::merge::GradeSummaryRow;
+use sudobench::report::{csv_lines, Fixed};
 use sudobench::runner::pipeline::map_ordered;
+use sudobench::runner::shard::{Shard, Window};
 
 /// Output formats of `grade`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,6 +41,10 @@ pub struct GradeArgs {
     /// Only the per-file summaries.
     #[arg(long)]
     summary: bool,
+    /// Only part K of N of the records (contiguous ranges in input order, for job arrays;
+    /// `sudobench merge` joins the parts' JSON outputs into one run's).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     /// Puzzle files (plain or gzip; `-` for standard input).
     #[arg(required = true)]
     files: Vec<String>,
@@ -75,43 +82,48 @@ fn summary_table(source: &str, s: &Summary, symmetries: u32) -> String {
 }
 
 fn summary_csv_header() -> String {
-    let names: Vec<&str> = Technique::ALL.iter().map(|t| t.name()).collect();
-    format!(
-        "source,puzzles,mean_clues,mean_guesses,symmetries,not_unique,{}",
-        names.join(",")
-    )
+    let mut names = vec![
+        "source",
+        "puzzles",
+        "mean_clues",
+        "mean_guesses",
+        "symmetries",
+        "not_unique",
+    ];
+    names.extend(Technique::ALL.iter().map(|t| t.name()));
+    csv_line(names)
+}
+
+/// One CSV line (no line break), quoted where needed.
+fn csv_line<'a>(fields: impl IntoIterator<Item = &'a str>) -> String {
+    let line = csv_lines([fields.into_iter().map(Some).collect()]);
+    line.trim_end_matches('\n').to_string()
 }
 
 fn summary_csv(source: &str, s: &Summary, symmetries: u32) -> String {
-    let counts: Vec<String> = Technique::ALL
-        .iter()
-        .map(|&t| s.with(t).to_string())
-        .collect();
-    format!(
-        "{},{},{:.3},{:.3},{symmetries},{},{}",
-        csv_field(source),
-        s.puzzles,
-        s.mean_clues(),
-        s.mean_guesses(),
-        s.not_unique,
-        counts.join(",")
-    )
+    let row = GradeSummaryRow::new(source, s, symmetries);
+    let mut fields = vec![
+        source.to_string(),
+        s.puzzles.to_string(),
+        row.mean_clues.to_string(),
+        row.mean_guesses.to_string(),
+        symmetries.to_string(),
+        s.not_unique.to_string(),
+    ];
+    fields.extend(Technique::ALL.iter().map(|&t| s.with(t).to_string()));
+    csv_line(fields.iter().map(String::as_str))
 }
 
-fn summary_json(source: &str, s: &Summary, symmetries: u32) -> String {
-    let counts: Vec<String> = Technique::ALL
-        .iter()
-        .map(|&t| format!("\"{}\":{}", t.name(), s.with(t)))
-        .collect();
-    format!(
-        "{{\"source\":{},\"puzzles\":{},\"mean_clues\":{:.3},\"mean_guesses\":{:.3},\"symmetries\":{symmetries},\"not_unique\":{},\"techniques\":{{{}}}}}",
-        json_string(source),
-        s.puzzles,
-        s.mean_clues(),
-        s.mean_guesses(),
-        s.not_unique,
-        counts.join(",")
-    )
+/// `grade`'s per-puzzle JSON record.
+#[derive(Serialize)]
+struct GradeRow<'a> {
+    source: &'a str,
+    line: u64,
+    puzzle: String,
+    clues: usize,
+    technique: &'a str,
+    guesses: Fixed<3>,
+    solutions: String,
 }
 
 /// `sudobench grade`.
@@ -129,6 +141,9 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
         _ => {}
     }
     let (mut malformed, mut unreadable, mut not_unique) = (0u64, 0u64, 0u64);
+    // Without a shard, a window over everything.
+    let mut window = super::shard::window(args.shard, &args.files)?
+        .unwrap_or_else(|| Window::new(Shard::WHOLE, u64::MAX));
     for file in &args.files {
         let reader = match Reader::open(file) {
             Ok(r) => r,
@@ -140,7 +155,7 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
         };
         let mut summary = Summary::default();
         map_ordered(
-            reader,
+            window.part(reader),
             args.threads as usize,
             64,
             || Grader::new(args.symmetries, args.seed).ok(),
@@ -176,26 +191,25 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
                         solutions(g.solutions),
                         record.puzzle
                     ),
-                    GradeFormat::Csv => format!(
-                        "{},{},{},{},{},{:.3},{}",
-                        csv_field(&record.source),
-                        record.line,
-                        record.puzzle,
-                        g.clues,
+                    GradeFormat::Csv => csv_line([
+                        &*record.source,
+                        &record.line.to_string(),
+                        &record.puzzle.to_string(),
+                        &g.clues.to_string(),
                         g.technique.name(),
-                        g.guesses,
-                        solutions(g.solutions)
-                    ),
-                    GradeFormat::Json => format!(
-                        "{{\"source\":{},\"line\":{},\"puzzle\":\"{}\",\"clues\":{},\"technique\":\"{}\",\"guesses\":{:.3},\"solutions\":\"{}\"}}",
-                        json_string(&record.source),
-                        record.line,
-                        record.puzzle,
-                        g.clues,
-                        g.technique.name(),
-                        g.guesses,
-                        solutions(g.solutions)
-                    ),
+                        &Fixed::<3>(g.guesses).to_string(),
+                        &solutions(g.solutions),
+                    ]),
+                    GradeFormat::Json => serde_json::to_string(&GradeRow {
+                        source: &record.source,
+                        line: record.line,
+                        puzzle: record.puzzle.to_string(),
+                        clues: g.clues,
+                        technique: g.technique.name(),
+                        guesses: Fixed(g.guesses),
+                        solutions: solutions(g.solutions),
+                    })
+                    .unwrap_or_default(),
                 };
                 out.line(&line);
                 out.is_open()
@@ -211,7 +225,7 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
                 out.line(&summary_csv(file, &summary, args.symmetries));
             }
             (GradeFormat::Json, true) => {
-                out.line(&summary_json(file, &summary, args.symmetries));
+                out.line(&GradeSummaryRow::new(file, &summary, args.symmetries).to_json());
             }
             // Per-puzzle CSV or JSON: stdout stays one kind of record; the summary goes to
             // stderr.

@@ -12,9 +12,11 @@ mod cnf;
 mod generate;
 mod grade;
 mod input;
+mod merge;
 mod minimal;
 mod output;
 mod proof;
+mod shard;
 mod solve;
 mod verify;
 
@@ -55,6 +57,9 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Grade puzzles: hardest technique needed, backtracking guesses, clues; per-file summary.
     Grade(grade::GradeArgs),
+    /// Join the outputs of a run's parts (`--shard K/N`, given in order) into the output one
+    /// whole run writes: per-record lines in order, set records added up.
+    Merge(merge::MergeArgs),
     /// The worker process of a `lib:` backend (started by sudobench itself).
     #[command(name = "lib-worker", hide = true)]
     LibWorker(LibWorkerArgs),
@@ -166,6 +171,7 @@ pub fn run() -> Result<bool> {
         Command::Cnf(args) => cnf::cnf(&args),
         Command::Generate(args) => generate::generate(&args),
         Command::Grade(args) => grade::grade(&args),
+        Command::Merge(args) => merge::merge(&args),
         Command::LibWorker(args) => Ok(solver::plugin::serve(
             &args.path,
             &args.symbol,

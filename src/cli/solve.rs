@@ -9,6 +9,7 @@ use anyhow::Result;
 use clap::Args;
 use std::time::Instant;
 use sudobench::format::{ParseError, Record};
+use sudobench::runner::shard::Shard;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
 use sudobench::solver::{Count, Limit, Outcome};
 
@@ -54,6 +55,10 @@ pub struct CountArgs {
     /// different solutions of a `2+` (each checked by the verifier).
     #[arg(long)]
     witness: bool,
+    /// Only part K of N of the records (contiguous ranges in input order, for job arrays; the
+    /// parts' outputs concatenated in order are one whole run's).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     /// Puzzle files (plain or gzip; `-` or nothing for standard input).
     files: Vec<String>,
 }
@@ -221,8 +226,10 @@ fn run_lines(
     args: &BackendArgs,
     files: &[String],
     threads: u16,
+    shard: Option<Shard>,
     lines: &mut Lines,
 ) -> Result<()> {
+    let mut window = super::shard::window(shard, files)?;
     let backend = Backend::builtin(&args.backend, &args.options())?;
     let config = Config {
         limit: lines.limit,
@@ -234,7 +241,7 @@ fn run_lines(
     let stdin = ["-".to_string()];
     let files = if files.is_empty() { &stdin[..] } else { files };
     for file in files {
-        if let Err(e) = runner.run_path(file, lines) {
+        if let Err(e) = runner.run_path_part(file, window.as_mut(), lines) {
             lines.emit(&format!("error: {e}"), false);
         }
         if lines.done() {
@@ -267,7 +274,7 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
     let limit = if args.first { Limit::ONE } else { Limit::TWO };
     let start = Instant::now();
     let mut out = lines(Mode::Solve { first: args.first }, limit);
-    run_lines(&args.backend, &args.files, args.threads, &mut out)?;
+    run_lines(&args.backend, &args.files, args.threads, None, &mut out)?;
     let fine = out.summary(
         "solved",
         "not solved or malformed",
@@ -286,7 +293,16 @@ pub fn count(args: &CountArgs) -> Result<bool> {
     };
     let mut out = lines(mode, args.limit);
     match &args.proof {
-        None => run_lines(&args.backend, &args.files, args.threads, &mut out)?,
+        None => run_lines(
+            &args.backend,
+            &args.files,
+            args.threads,
+            args.shard,
+            &mut out,
+        )?,
+        Some(_) if args.shard.is_some() => {
+            anyhow::bail!("--shard and --proof do not go together: prove each shard's files whole")
+        }
         Some(dir) => {
             let prover = proof::prover(dir, &args.backend, args.limit.get(), &args.files)?;
             // One runner per worker stage, each on its own thread; the stages prove too.

@@ -4,8 +4,10 @@
 use super::output::Output;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
+use serde::Serialize;
 use sudobench::format::{ParseError, Record};
-use sudobench::report::json_string;
+use sudobench::report::csv_lines;
+use sudobench::runner::shard::Shard;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
 use sudobench::solver::{Count, Limit, Outcome};
 
@@ -40,9 +42,23 @@ pub struct VerifyArgs {
     /// Worker threads (output stays in input order).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
+    /// Only part K of N of the records (contiguous ranges in input order, for job arrays;
+    /// `sudobench merge` joins the parts' outputs into one run's).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     /// Puzzle files (plain or gzip; `-` for standard input).
     #[arg(required = true)]
     files: Vec<String>,
+}
+
+/// `verify`'s JSON record, one per puzzle.
+#[derive(Serialize)]
+struct VerifyRow<'a> {
+    source: &'a str,
+    line: u64,
+    puzzle: String,
+    count: String,
+    solution: Option<String>,
 }
 
 /// Writes one line per puzzle and tallies the counts.
@@ -94,21 +110,24 @@ impl Observer for VerifyObserver {
             Count::Unknown => self.unknown += 1,
         }
         let count = count.display(Limit::TWO);
+        let puzzle = record.puzzle.to_string();
+        let solution = solution.map(|s| s.to_string());
         let line = match self.format {
-            VerifyFormat::Csv => format!(
-                "{},{count},{}\n",
-                record.puzzle,
-                solution.map(|s| s.to_string()).unwrap_or_default()
-            ),
-            VerifyFormat::Json => format!(
-                "{{\"source\":{},\"line\":{},\"puzzle\":\"{}\",\"count\":\"{count}\",\"solution\":{}}}\n",
-                json_string(&record.source),
-                record.line,
-                record.puzzle,
-                solution
-                    .map(|s| format!("\"{s}\""))
-                    .unwrap_or_else(|| "null".to_string())
-            ),
+            VerifyFormat::Csv => csv_lines([vec![
+                Some(puzzle.as_str()),
+                Some(count.as_str()),
+                solution.as_deref(),
+            ]]),
+            VerifyFormat::Json => {
+                let row = VerifyRow {
+                    source: &record.source,
+                    line: record.line,
+                    puzzle,
+                    count,
+                    solution,
+                };
+                serde_json::to_string(&row).unwrap_or_default() + "\n"
+            }
         };
         self.out.write(&line);
     }
@@ -157,8 +176,9 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         observer.out.line("puzzle,count,solution");
     }
     let mut unreadable = 0u64;
+    let mut window = super::shard::window(args.shard, &args.files)?;
     for file in &args.files {
-        if let Err(e) = runner.run_path(file, &mut observer) {
+        if let Err(e) = runner.run_path_part(file, window.as_mut(), &mut observer) {
             eprintln!("error: {e}");
             unreadable += 1;
         }

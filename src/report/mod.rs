@@ -13,8 +13,11 @@
 //! `total` is the number of puzzles selected for the run (all records, or the sample);
 //! `covered` is how many of them the backend solved before its time budget was spent.
 
+pub mod merge;
+mod rows;
 mod svg;
 
+pub use rows::{AddError, BenchRow, Exact, Fixed, Problem};
 pub use svg::svg;
 
 use crate::runner::{BackendReport, Config, SetReport};
@@ -299,92 +302,58 @@ pub fn table(sets: &[SetReport], config: &Config, machine: &Machine) -> String {
     out
 }
 
-/// A field of a machine record: name, value already formatted (`None`: no value, JSON `null`
-/// and an empty CSV field), and whether it is a string in JSON.
-type Field = (&'static str, Option<String>, bool);
-
-/// Every machine record as a list of fields, one record per (data set, backend).
-fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<Field>> {
-    let mut rows = Vec::new();
-    for set in sets {
-        for b in &set.backends {
-            let (no_guess, guesses) = guess_columns(b, 2, 3);
-            let text = |k, v: String| (k, Some(v), true);
-            let num = |k, v: String| (k, Some(v), false);
-            rows.push(vec![
-                text("set", set.name().to_string()),
-                text("source", set.source.clone()),
-                text("backend", b.name.to_string()),
-                num("complete", b.complete.to_string()),
-                num("puzzles_per_sec", format!("{:.1}", b.puzzles_per_sec())),
-                num("us_per_puzzle", format!("{:.3}", b.micros_per_puzzle())),
-                ("no_guess_pct", no_guess, false),
-                ("guesses_per_puzzle", guesses, false),
-                num("covered", b.covered.to_string()),
-                num("total", set.selected.to_string()),
-                num("records", set.records.to_string()),
-                num("unique", b.unique.to_string()),
-                num("multiple", b.multiple.to_string()),
-                num("none", b.none.to_string()),
-                num("unknown", b.unknown.to_string()),
-                num("solved", b.solved.to_string()),
-                num("mismatches", b.mismatches.to_string()),
-                num("parse_errors", set.parse_errors.to_string()),
-                num("read_puzzles_per_sec", format!("{:.1}", set.reading_rate())),
-                num(
-                    "read_cpu_puzzles_per_sec",
-                    format!("{:.1}", set.reading_rate_cpu()),
-                ),
-                num("budget_spent", b.budget_spent.to_string()),
-                num("solve_seconds", format!("{:.6}", b.time.as_secs_f64())),
-                num("threads", set.threads.to_string()),
-                num("limit", config.limit.to_string()),
-                ("fault", b.fault.clone(), true),
-                num("set_mismatches", set.mismatch_total.to_string()),
-                num("data_errors", set.data_errors.to_string()),
-                num("refereed", set.refereed.to_string()),
-                num("unsettled", set.unsettled.to_string()),
-                ("referee", set.referee.clone(), true),
-                ("error", set.error.clone(), true),
-            ]);
-        }
-    }
-    rows
+/// Every machine record, one per (data set, backend).
+pub fn rows(sets: &[SetReport], config: &Config) -> Vec<BenchRow> {
+    sets.iter()
+        .flat_map(|set| {
+            set.backends
+                .iter()
+                .map(|b| BenchRow::new(set, b, config.limit))
+        })
+        .collect()
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.
 pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    // Writing to memory cannot fail.
+    writer.write_field(s).ok();
+    let bytes = writer.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// CSV lines of string fields (`None`: an empty field), quoted where needed by the csv crate.
+pub fn csv_lines<'a>(rows: impl IntoIterator<Item = Vec<Option<&'a str>>>) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    for row in rows {
+        writer
+            .write_record(row.iter().map(|f| f.unwrap_or("")))
+            .ok();
     }
+    let bytes = writer.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// The CSV header line.
 pub fn csv_header() -> String {
-    let one = SetReport {
-        backends: vec![BackendReport::default()],
-        ..SetReport::default()
-    };
-    let fields: Vec<&str> = records(&[one], &Config::default())
-        .first()
-        .map(|r| r.iter().map(|(k, _, _)| *k).collect())
-        .unwrap_or_default();
-    format!("{}\n", fields.join(","))
+    let names = BenchRow::default().csv_fields().map(|(k, _)| k);
+    csv_lines([names.iter().map(|k| Some(*k)).collect()])
 }
 
 /// CSV rows (no header), one per (data set, backend).
 pub fn csv_rows(sets: &[SetReport], config: &Config) -> String {
-    let mut out = String::new();
-    for row in records(sets, config) {
-        let fields: Vec<String> = row
-            .iter()
-            .map(|(_, v, _)| v.as_deref().map(csv_field).unwrap_or_default())
-            .collect();
-        writeln!(out, "{}", fields.join(",")).ok();
-    }
-    out
+    let rows: Vec<_> = rows(sets, config)
+        .iter()
+        .map(BenchRow::csv_fields)
+        .collect();
+    csv_lines(
+        rows.iter()
+            .map(|r| r.iter().map(|(_, v)| v.as_deref()).collect()),
+    )
 }
 
 /// CSV with a header line, one row per (data set, backend).
@@ -394,41 +363,15 @@ pub fn csv(sets: &[SetReport], config: &Config) -> String {
 
 /// A JSON string literal.
 pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                write!(out, "\\u{:04x}", c as u32).ok();
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    serde_json::to_string(s).unwrap_or_default()
 }
 
 /// JSON lines: one object per (data set, backend).
 pub fn json_lines(sets: &[SetReport], config: &Config) -> String {
     let mut out = String::new();
-    for row in records(sets, config) {
-        let fields: Vec<String> = row
-            .iter()
-            .map(|(k, v, text)| {
-                let v = match v {
-                    None => "null".to_string(),
-                    Some(v) if *text => json_string(v),
-                    Some(v) => v.clone(),
-                };
-                format!("\"{k}\":{v}")
-            })
-            .collect();
-        writeln!(out, "{{{}}}", fields.join(",")).ok();
+    for row in rows(sets, config) {
+        out.push_str(&row.to_json());
+        out.push('\n');
     }
     out
 }

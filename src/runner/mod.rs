@@ -33,6 +33,7 @@
 
 mod engine;
 pub mod pipeline;
+pub mod shard;
 
 pub use pipeline::{Ready, Source};
 
@@ -522,6 +523,17 @@ impl Runner {
 
     /// Opens a path (`-` for standard input; plain or gzip) and runs it.
     pub fn run_path(&self, path: &str, observer: &mut dyn Observer) -> Result<SetReport, RunError> {
+        self.run_path_part(path, None, observer)
+    }
+
+    /// [`run_path`](Runner::run_path) on the part of the file a [`shard::Window`] keeps (the
+    /// window goes on from where the previous input left it); `None`: the whole file.
+    pub fn run_path_part(
+        &self,
+        path: &str,
+        window: Option<&mut shard::Window>,
+        observer: &mut dyn Observer,
+    ) -> Result<SetReport, RunError> {
         let bytes = if path == "-" {
             None
         } else {
@@ -542,7 +554,10 @@ impl Runner {
             Reader::new(path, counting)
         };
         observer.start(path, bytes);
-        self.run_source(path, &mut reader, Some(counter), observer)
+        match window {
+            None => self.run_source(path, &mut reader, Some(counter), observer),
+            Some(w) => self.run_source(path, &mut w.part(reader), Some(counter), observer),
+        }
     }
 
     /// Runs any stream of records (for example a [`Reader`] over a byte buffer), as one that
