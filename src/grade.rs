@@ -27,6 +27,7 @@
 use crate::grid::{Candidates, Puzzle};
 use crate::probe::probe;
 use crate::solver::logic::{closure, LogicConfig};
+use crate::solver::bitmask::Bitmask;
 use crate::solver::{BuildError, Options, Solver};
 use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, SplitMix64};
@@ -173,7 +174,7 @@ pub fn mean_guesses(
 
 /// Grades puzzles; holds its `bitmask` instance, so build one per thread.
 pub struct Grader {
-    bitmask: Box<dyn Solver>,
+    bitmask: Bitmask,
     symmetries: u32,
     seed: u64,
     drawn: Vec<Symmetry>,
@@ -192,7 +193,7 @@ impl Grader {
     /// A grader averaging over `symmetries` random symmetries (at least 1) drawn with `seed`.
     pub fn new(symmetries: u32, seed: u64) -> Result<Grader, BuildError> {
         Ok(Grader {
-            bitmask: crate::backends::build("bitmask", &Options::default())?,
+            bitmask: Bitmask::new(&Options::default()),
             symmetries: symmetries.max(1),
             seed,
             drawn: Vec::new(),
@@ -206,7 +207,7 @@ impl Grader {
         self.drawn.clear();
         self.drawn
             .extend((0..self.symmetries).map(|_| Symmetry::random(&mut rng)));
-        let (guesses, solutions) = mean_guesses(self.bitmask.as_mut(), puzzle, &self.drawn);
+        let (guesses, solutions) = mean_guesses(&mut self.bitmask, puzzle, &self.drawn);
         Grade {
             technique: technique_of(&start),
             guesses,

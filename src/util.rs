@@ -14,6 +14,16 @@ pub fn thread_cpu_time() -> Duration {
     )
 }
 
+/// CPU time used so far by the whole calling process, all its threads (the `lib:` worker
+/// bills its library's calls by it, so that work moved to a helper thread is still counted).
+pub fn process_cpu_time() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(
+        t.tv_sec.max(0) as u64,
+        t.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
+
 /// Whether the CPU has the POPCNT instruction, which the x86-64 baseline lacks: backends that
 /// count bits in their branching choice compile that part with it when it is there.
 pub fn has_popcnt() -> bool {

@@ -13,8 +13,10 @@ use sudobench::backends;
 use sudobench::format::{ParseError, Reader, Record};
 use sudobench::report::{self, Machine};
 use sudobench::runner::shard::Shard;
-use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner, Sample, SetReport};
-use sudobench::solver::Outcome;
+use sudobench::runner::{
+    Backend, Config, Mismatch, Observer, RunError, Runner, Sample, SetReport,
+};
+use sudobench::solver::{Clock, Outcome, UnknownClock};
 
 /// Default time budget per backend per data set, in seconds: with the default backends over
 /// the six bundled sets `cargo run --release -- bench` stays within a couple of minutes.
@@ -68,6 +70,11 @@ pub struct BenchArgs {
     /// Apply a random validity-preserving symmetry to each puzzle (seeded), as tdoku does.
     #[arg(long, value_name = "SEED")]
     pub transform: Option<u64>,
+    /// The clock every backend is timed by: `cpu`, the CPU time of everything that solves
+    /// (the calling thread for built-ins, the whole worker process for `lib:`, the program's
+    /// processes for `exec:`), or `wall`, wall-clock time. Start-up is timed apart.
+    #[arg(long, default_value = "cpu", value_parser = parse_clock)]
+    pub clock: Clock,
     #[command(flatten)]
     pub settings: super::BackendSettings,
     /// Only part K of N of the records (contiguous ranges over all the sets in order, for job
@@ -77,6 +84,10 @@ pub struct BenchArgs {
     pub shard: Option<Shard>,
     /// Data sets (plain or gzip); none: every bundled set in `data/`.
     pub files: Vec<String>,
+}
+
+fn parse_clock(s: &str) -> Result<Clock, String> {
+    s.parse().map_err(|e: UnknownClock| e.to_string())
 }
 
 /// Arguments of `sudobench report`.
@@ -112,6 +123,7 @@ impl BenchArgs {
             time_budget: (self.time_budget > 0.0)
                 .then(|| Duration::from_secs_f64(self.time_budget)),
             transform: self.transform,
+            clock: self.clock,
             ..Config::default()
         })
     }
@@ -295,6 +307,9 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
         // accounts for every file asked for.
         let set = match runner.run_path_part(file, window.as_mut(), &mut observer) {
             Ok(set) => set,
+            // A backend that cannot be built (a library that does not load) is a usage
+            // error, whatever the file.
+            Err(RunError::Build(e)) => return Err(e.into()),
             Err(e) => {
                 eprintln!("error: {e}");
                 SetReport::unreadable(file, runner.backends(), e.to_string())

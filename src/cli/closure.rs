@@ -97,7 +97,7 @@ impl Sink<Item, Vec<(String, End)>> for Printer {
 /// Prints the closure of every input record; returns whether every record was read and has
 /// no contradiction.
 pub fn run(args: &BackendArgs, files: &[String], pencilmarks: bool, threads: u16) -> Result<bool> {
-    let Some(config) = backends::logic_config(&args.backend) else {
+    let Some(config) = backends::info(&args.backend).and_then(|b| b.closure) else {
         bail!(
             "--no-guess needs --backend logic or logic-lc, not {}",
             args.backend

@@ -22,6 +22,7 @@ mod verify;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
+use sudobench::solver::projection::ProjectionOptions;
 use sudobench::solver::sat::Encoding;
 use sudobench::solver::{self, Options};
 
@@ -132,19 +133,22 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 
 impl BackendSettings {
     /// The library options these flags stand for.
-    // The struct update keeps this compiling as backends add their own options.
-    #[allow(clippy::needless_update)]
     pub fn options(&self) -> Options {
         let mut options = Options {
             max_nodes: self.max_nodes,
             seed: self.seed,
-            encoding: self.encoding,
             exec_timeout: std::time::Duration::from_secs_f64(self.timeout),
             lib_config: self.config,
             ..Options::default()
         };
-        if let Some(n) = self.iterations {
-            options.projection.iterations = n;
+        if let Some(encoding) = self.encoding {
+            options.set(encoding);
+        }
+        if let Some(iterations) = self.iterations {
+            options.set(ProjectionOptions {
+                iterations,
+                ..ProjectionOptions::default()
+            });
         }
         options
     }

@@ -10,7 +10,7 @@ use clap::Args;
 use std::time::Instant;
 use sudobench::format::{ParseError, Record};
 use sudobench::runner::shard::Shard;
-use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
+use sudobench::runner::{Backend, Config, Mismatch, Observer, RunError, Runner};
 use sudobench::solver::{Count, Limit, Outcome};
 
 /// Arguments of `sudobench solve`.
@@ -241,8 +241,12 @@ fn run_lines(
     let stdin = ["-".to_string()];
     let files = if files.is_empty() { &stdin[..] } else { files };
     for file in files {
-        if let Err(e) = runner.run_path_part(file, window.as_mut(), lines) {
-            lines.emit(&format!("error: {e}"), false);
+        match runner.run_path_part(file, window.as_mut(), lines) {
+            // A backend that cannot be built (a library that does not load) is a usage
+            // error, whatever the file.
+            Err(RunError::Build(e)) => return Err(e.into()),
+            Err(e) => lines.emit(&format!("error: {e}"), false),
+            Ok(_) => {}
         }
         if lines.done() {
             break;

@@ -8,7 +8,7 @@ use serde::Serialize;
 use sudobench::format::{ParseError, Record};
 use sudobench::report::csv_lines;
 use sudobench::runner::shard::Shard;
-use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
+use sudobench::runner::{Backend, Config, Mismatch, Observer, RunError, Runner};
 use sudobench::solver::{Count, Limit, Outcome};
 
 /// Output formats of `verify`.
@@ -144,9 +144,9 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
     let options = args.settings.options();
     let mut backends = vec![Backend::builtin(&args.backend, &options)?];
     if args.cross_check {
-        // A backend of another kind than the first: SAT for a search, exact cover for SAT.
-        let second = if args.backend == "sat" { "dlx" } else { "sat" };
-        backends.push(Backend::builtin(second, &options)?);
+        // A backend of another kind than the first (see the registry).
+        let second = sudobench::backends::cross_check_partner(&args.backend)?;
+        backends.push(Backend::builtin(second.name, &options)?);
     }
     let names: Vec<String> = backends.iter().map(|b| b.name().to_string()).collect();
     let config = Config {
@@ -178,9 +178,15 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
     let mut unreadable = 0u64;
     let mut window = super::shard::window(args.shard, &args.files)?;
     for file in &args.files {
-        if let Err(e) = runner.run_path_part(file, window.as_mut(), &mut observer) {
-            eprintln!("error: {e}");
-            unreadable += 1;
+        match runner.run_path_part(file, window.as_mut(), &mut observer) {
+            // A backend that cannot be built (a library that does not load) is a usage
+            // error, whatever the file.
+            Err(RunError::Build(e)) => return Err(e.into()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                unreadable += 1;
+            }
+            Ok(_) => {}
         }
     }
     let o = &observer;

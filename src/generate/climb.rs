@@ -17,7 +17,8 @@ use super::reduce::Clues;
 use super::search::Searcher;
 use super::{ConfigError, Generator};
 use crate::grid::{Grid, Puzzle};
-use crate::solver::{Options, Solver};
+use crate::solver::bitmask::Bitmask;
+use crate::solver::Options;
 use crate::symmetry::Symmetry;
 use crate::util::SplitMix64;
 
@@ -46,7 +47,7 @@ impl Default for Hardness {
 /// Scores puzzles and climbs.
 pub(crate) struct Climber {
     goal: Hardness,
-    bitmask: Box<dyn Solver>,
+    bitmask: Bitmask,
     symmetries: Vec<Symmetry>,
 }
 
@@ -66,7 +67,7 @@ impl Climber {
         }
         Ok(Climber {
             goal,
-            bitmask: crate::backends::build("bitmask", &Options::default())?,
+            bitmask: Bitmask::new(&Options::default()),
             symmetries: Vec::new(),
         })
     }
@@ -74,7 +75,7 @@ impl Climber {
     /// Mean guesses of `bitmask` over the climb's symmetries of `cells`.
     fn score(&mut self, cells: &[u8; 81]) -> f64 {
         let puzzle = Puzzle::Grid(Grid::from_cells(*cells).unwrap_or_default());
-        crate::grade::mean_guesses(self.bitmask.as_mut(), &puzzle, &self.symmetries).0
+        crate::grade::mean_guesses(&mut self.bitmask, &puzzle, &self.symmetries).0
     }
 
     /// Climbs from a minimal puzzle; the puzzle, its solution and its score once the goal is

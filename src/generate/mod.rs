@@ -174,13 +174,13 @@ impl Generator {
                 "bitmask is the generator's own search; choose another backend".to_string(),
             ));
         }
-        let confirm = crate::backends::build(&config.confirm, &Options::default())?;
-        if !confirm.is_complete() {
+        if !crate::backends::facts(&config.confirm)?.complete {
             return Err(ConfigError::Confirm(format!(
                 "{} is not complete: it cannot prove uniqueness",
                 config.confirm
             )));
         }
+        let confirm = crate::backends::build(&config.confirm, &Options::default())?;
         if config.no_solution && config.hardness.is_some() {
             return Err(ConfigError::Hardness(
                 "clue sets without a solution have no hardness goal".to_string(),

@@ -5,7 +5,12 @@
 //! order: `set, source, backend, complete, puzzles_per_sec, us_per_puzzle, no_guess_pct,
 //! guesses_per_puzzle, covered, total, records, unique, multiple, none, unknown, solved, mismatches,
 //! parse_errors, read_puzzles_per_sec, read_cpu_puzzles_per_sec, budget_spent, solve_seconds,
-//! threads, limit, fault, set_mismatches, data_errors, refereed, unsettled, referee, error`.
+//! threads, limit, fault, set_mismatches, data_errors, refereed, unsettled, referee, error,
+//! clock, startup_seconds`.
+//! `puzzles_per_sec` and `us_per_puzzle` are by the run's `clock` (`cpu` or `wall`) over the
+//! puzzles answered before any failure, and empty (`null`) for a backend that failed before
+//! answering any; `startup_seconds` is the start-up of an `exec:` program or `lib:` worker,
+//! timed apart and not in `solve_seconds`.
 //! `mismatches` counts the puzzles on which the judge found that backend at fault;
 //! `set_mismatches` the puzzles of the set with any problem, `data_errors` those whose file
 //! entry is wrong, `refereed` the disputes the `referee` settled and `unsettled` those nobody
@@ -21,6 +26,7 @@ pub use rows::{AddError, BenchRow, Exact, Fixed, Problem};
 pub use svg::svg;
 
 use crate::runner::{BackendReport, Config, SetReport};
+use crate::solver::Clock;
 use std::fmt::Write as _;
 
 /// Where the figures were measured.
@@ -146,7 +152,35 @@ fn method_line(config: &Config) -> String {
         None => write!(s, ", puzzles as in the files"),
     }
     .ok();
+    write!(
+        s,
+        ", solving timed by {} ({})",
+        config.clock.describe(),
+        match config.clock {
+            Clock::Cpu => "the solving thread, lib: worker process or exec: program",
+            Clock::Wall => "--clock wall",
+        }
+    )
+    .ok();
     s
+}
+
+/// A backend's rate and time per puzzle as text, `-` for one without a rate (it failed
+/// before answering anything).
+fn rate_columns(b: &BackendReport, decimals: usize) -> (String, String) {
+    match b.has_rate() {
+        true => (
+            rate(b.puzzles_per_sec()),
+            format!("{:.decimals$}", b.micros_per_puzzle()),
+        ),
+        false => ("-".to_string(), "-".to_string()),
+    }
+}
+
+/// The column titles of rate and time per puzzle, naming the clock.
+fn rate_titles(clock: Clock) -> (String, String) {
+    let c = clock.name();
+    (format!("{c} puzzles/s"), format!("{c} µs/puzzle"))
 }
 
 fn set_line(set: &SetReport) -> String {
@@ -233,12 +267,13 @@ pub fn table_set(set: &SetReport) -> String {
         .max()
         .unwrap_or(0)
         .max(12);
+    let (per_sec, per_puzzle) = rate_titles(set.clock);
     writeln!(
         out,
-        "  {:<w$} {:>12} {:>10} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
+        "  {:<w$} {:>16} {:>15} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
         "backend",
-        "puzzles/s",
-        "µs/puzzle",
+        per_sec,
+        per_puzzle,
         "no guess",
         "guesses/p",
         "puzzles",
@@ -254,12 +289,13 @@ pub fn table_set(set: &SetReport) -> String {
         let (pct, per) = guess_columns(b, 1, 2);
         let pct = pct.map_or_else(|| "n/a".to_string(), |p| p + "%");
         let per = per.unwrap_or_else(|| "n/a".to_string());
+        let (per_sec, per_puzzle) = rate_columns(b, 2);
         writeln!(
             out,
-            "  {:<w$} {:>12} {:>10.2} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
+            "  {:<w$} {:>16} {:>15} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
             b.name,
-            rate(b.puzzles_per_sec()),
-            b.micros_per_puzzle(),
+            per_sec,
+            per_puzzle,
             pct,
             per,
             covered(b, set),
@@ -272,10 +308,27 @@ pub fn table_set(set: &SetReport) -> String {
         )
         .ok();
     }
-    for line in fault_lines(set) {
+    for line in fault_lines(set).into_iter().chain(startup_lines(set)) {
         writeln!(out, "  {line}").ok();
     }
     out
+}
+
+/// One line per backend that had a start-up (an `exec:` program, a `lib:` worker), timed
+/// apart from its solving.
+fn startup_lines(set: &SetReport) -> Vec<String> {
+    set.backends
+        .iter()
+        .filter(|b| !b.startup.is_zero())
+        .map(|b| {
+            format!(
+                "{} start-up: {:.3} ms of {} (not in its solving time)",
+                b.name,
+                b.startup.as_secs_f64() * 1e3,
+                set.clock.describe()
+            )
+        })
+        .collect()
 }
 
 /// The terminal table's closing note (explains `*` when a budget was spent; else empty).
@@ -407,7 +460,8 @@ pub fn markdown(
     writeln!(
         out,
         "**Method**: {}. Puzzles/s and µs/puzzle are per thread: puzzles covered ÷ the \
-         backend's solving time (reading, checking and the cross-check are not included). \
+         backend's solving time by the clock named in the table (reading, checking, the \
+         cross-check and an out-of-process backend's start-up are not included). \
          \"% no guess\" and guesses/puzzle are as each backend counts guesses (`n/a` for a backend \
          that counts other work instead, such as SAT calls). \"solved\" counts answers that came with a (verified) solution: for an \
          incomplete backend, which answers `unknown` for the count, how often it found one. A covered count \
@@ -426,9 +480,10 @@ pub fn markdown(
         writeln!(out).ok();
         writeln!(out, "`{}`: {}.", set.source, set_line(set)).ok();
         writeln!(out).ok();
+        let (per_sec, per_puzzle) = rate_titles(set.clock);
         writeln!(
             out,
-            "| backend | puzzles/s | µs/puzzle | % no guess | guesses/puzzle | puzzles | unique | multiple | none | unknown | solved | mismatches |"
+            "| backend | {per_sec} | {per_puzzle} | % no guess | guesses/puzzle | puzzles | unique | multiple | none | unknown | solved | mismatches |"
         )
         .ok();
         writeln!(
@@ -442,12 +497,13 @@ pub fn markdown(
                 pct.unwrap_or_else(|| "n/a".to_string()),
                 per.unwrap_or_else(|| "n/a".to_string()),
             );
+            let (per_sec, per_puzzle) = rate_columns(b, 2);
             writeln!(
                 out,
-                "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 b.name,
-                rate(b.puzzles_per_sec()),
-                b.micros_per_puzzle(),
+                per_sec,
+                per_puzzle,
                 pct,
                 per,
                 covered(b, set).replace('*', "\\*"),
@@ -460,7 +516,7 @@ pub fn markdown(
             )
             .ok();
         }
-        let faults = fault_lines(set);
+        let faults: Vec<String> = fault_lines(set).into_iter().chain(startup_lines(set)).collect();
         if !faults.is_empty() {
             writeln!(out).ok();
             for line in faults {

@@ -75,10 +75,14 @@ pub struct Exact {
     pub no_guess: u64,
     /// Answers that counted guesses.
     pub guess_reports: u64,
-    /// Guesses over those answers.
-    pub guesses: Option<u64>,
+    /// Guesses over those answers (a wide sum: it never wraps).
+    pub guess_sum: u128,
+    /// Puzzles the solving time covers (answered before any failure).
+    pub timed: u64,
     /// The backend's solving time.
     pub solve_nanos: u64,
+    /// The backend's start-up time, apart from its solving time.
+    pub startup_nanos: u64,
     /// Time spent reading the set.
     pub read_nanos: u64,
     /// CPU time spent reading the set.
@@ -94,8 +98,10 @@ pub struct BenchRow {
     pub source: String,
     pub backend: String,
     pub complete: bool,
-    pub puzzles_per_sec: Fixed<1>,
-    pub us_per_puzzle: Fixed<3>,
+    /// `None` (JSON `null`, an empty CSV field) for a backend with no rate: one that failed
+    /// before any answer was timed.
+    pub puzzles_per_sec: Option<Fixed<1>>,
+    pub us_per_puzzle: Option<Fixed<3>>,
     pub no_guess_pct: Option<Fixed<2>>,
     pub guesses_per_puzzle: Option<Fixed<3>>,
     pub covered: u64,
@@ -121,6 +127,11 @@ pub struct BenchRow {
     pub unsettled: u64,
     pub referee: Option<String>,
     pub error: Option<String>,
+    /// The clock the times were taken by (`cpu` or `wall`).
+    pub clock: String,
+    /// Start-up time (an `exec:` program's start, a `lib:` worker's load), never billed as
+    /// solving time.
+    pub startup_seconds: Fixed<6>,
     /// Absent from CSV, and from JSON written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact: Option<Exact>,
@@ -178,11 +189,14 @@ impl BenchRow {
             unsettled: set.unsettled,
             referee: set.referee.clone(),
             error: set.error.clone(),
+            clock: set.clock.name().to_string(),
             exact: Some(Exact {
                 no_guess: backend.no_guess,
                 guess_reports: backend.guess_reports,
-                guesses: backend.stats.guesses,
+                guess_sum: backend.guess_sum,
+                timed: backend.timed,
                 solve_nanos: nanos(backend.time),
+                startup_nanos: nanos(backend.startup),
                 read_nanos: nanos(set.read_time),
                 read_cpu_nanos: nanos(set.read_cpu),
                 problems: set.mismatches.iter().map(Problem::from).collect(),
@@ -196,8 +210,10 @@ impl BenchRow {
     /// Sets the rates and means from the figures they are computed from.
     fn derive(&mut self, backend: &BackendReport, set: &SetReport) {
         let (no_guess, guesses) = (backend.no_guess_percent(), backend.guesses_per_puzzle());
-        self.puzzles_per_sec = Fixed(backend.puzzles_per_sec());
-        self.us_per_puzzle = Fixed(backend.micros_per_puzzle());
+        let rate = backend.has_rate();
+        self.puzzles_per_sec = rate.then(|| Fixed(backend.puzzles_per_sec()));
+        self.us_per_puzzle = rate.then(|| Fixed(backend.micros_per_puzzle()));
+        self.startup_seconds = Fixed(backend.startup.as_secs_f64());
         self.no_guess_pct = no_guess.map(Fixed);
         self.guesses_per_puzzle = guesses.map(Fixed);
         self.read_puzzles_per_sec = Fixed(set.reading_rate());
@@ -223,6 +239,9 @@ impl BenchRow {
         if self.complete != other.complete {
             return Err(differ("backend"));
         }
+        if self.clock != other.clock {
+            return Err(differ("clock"));
+        }
         let not_exact = || AddError::NotExact(self.source.clone(), self.backend.clone());
         let (Some(mine), Some(theirs)) = (self.exact.as_ref(), other.exact.as_ref()) else {
             return Err(not_exact());
@@ -230,10 +249,10 @@ impl BenchRow {
         let mut exact = mine.clone();
         exact.no_guess += theirs.no_guess;
         exact.guess_reports += theirs.guess_reports;
-        if let Some(g) = theirs.guesses {
-            *exact.guesses.get_or_insert(0) += g;
-        }
+        exact.guess_sum = exact.guess_sum.saturating_add(theirs.guess_sum);
+        exact.timed += theirs.timed;
         exact.solve_nanos += theirs.solve_nanos;
+        exact.startup_nanos += theirs.startup_nanos;
         exact.read_nanos += theirs.read_nanos;
         exact.read_cpu_nanos += theirs.read_cpu_nanos;
         let room = MAX_KEPT_MISMATCHES.saturating_sub(exact.problems.len());
@@ -266,13 +285,12 @@ impl BenchRow {
         }
         let backend = BackendReport {
             covered: self.covered,
+            timed: exact.timed,
             time: Duration::from_nanos(exact.solve_nanos),
+            startup: Duration::from_nanos(exact.startup_nanos),
             no_guess: exact.no_guess,
             guess_reports: exact.guess_reports,
-            stats: crate::solver::Stats {
-                guesses: exact.guesses,
-                ..Default::default()
-            },
+            guess_sum: exact.guess_sum,
             ..BackendReport::default()
         };
         let set = SetReport {
@@ -288,15 +306,15 @@ impl BenchRow {
     }
 
     /// The documented fields as CSV text, in order (`None`: an empty field).
-    pub fn csv_fields(&self) -> [(&'static str, Option<String>); 31] {
+    pub fn csv_fields(&self) -> [(&'static str, Option<String>); 33] {
         let s = |v: &dyn ToString| Some(v.to_string());
         [
             ("set", s(&self.set)),
             ("source", s(&self.source)),
             ("backend", s(&self.backend)),
             ("complete", s(&self.complete)),
-            ("puzzles_per_sec", s(&self.puzzles_per_sec)),
-            ("us_per_puzzle", s(&self.us_per_puzzle)),
+            ("puzzles_per_sec", self.puzzles_per_sec.map(|v| v.to_string())),
+            ("us_per_puzzle", self.us_per_puzzle.map(|v| v.to_string())),
             ("no_guess_pct", self.no_guess_pct.map(|v| v.to_string())),
             (
                 "guesses_per_puzzle",
@@ -328,6 +346,8 @@ impl BenchRow {
             ("unsettled", s(&self.unsettled)),
             ("referee", self.referee.clone()),
             ("error", self.error.clone()),
+            ("clock", s(&self.clock)),
+            ("startup_seconds", s(&self.startup_seconds)),
         ]
     }
 

@@ -6,7 +6,7 @@ use super::{BackendReport, Mismatch, Observer, RunError, Runner, SetReport, MAX_
 use crate::format::{Item, Record};
 use crate::grid::Puzzle;
 use crate::judge::{self, Party, Verdict};
-use crate::solver::{Outcome, Solver};
+use crate::solver::{Outcome, Solver, Stopwatch};
 use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, panic_message, thread_cpu_time, SplitMix64};
 use std::io::{self, Read};
@@ -62,13 +62,14 @@ struct Worker<'a> {
     /// Index in the chunk of each puzzle in `puzzles`.
     positions: Vec<usize>,
     inverses: Vec<Symmetry>,
-    outcomes: Vec<Outcome>,
     /// The referee's instance, built when the first dispute needs it.
     referee: Option<Box<dyn Solver>>,
     /// Recent nanoseconds per puzzle of each backend, to size its batches.
     mean_ns: Vec<u64>,
     /// Per backend: the panic that put this instance out of use, if one did.
     panicked: Vec<Option<String>>,
+    /// Per backend: why this instance failed for good, as its last batch said.
+    faults: Vec<Option<String>>,
 }
 
 /// Target duration of one timed batch.
@@ -89,11 +90,11 @@ impl<'a> Worker<'a> {
             referee: None,
             mean_ns: vec![0; solvers.len()],
             panicked: vec![None; solvers.len()],
+            faults: vec![None; solvers.len()],
             solvers,
             puzzles: Vec::new(),
             positions: Vec::new(),
             inverses: Vec::new(),
-            outcomes: Vec::with_capacity(MAX_BATCH),
         })
     }
 
@@ -138,10 +139,10 @@ impl<'a> Worker<'a> {
         }
 
         // Backend by backend over the whole chunk, in batches (`Solver::solve_batch`, which
-        // lets an external program pipeline); only the solve calls are timed, or the backend
-        // says what its solving took (`Solver::measured_time`). A batch is sized
-        // to take about a millisecond, so the budget is checked often for slow backends and
-        // the clock read rarely for fast ones.
+        // lets an out-of-process backend pipeline). Each batch comes back with its solving
+        // time by the run's clock and any fault; nothing else is timed. A batch is sized to
+        // take about a millisecond, so the budget is checked often for slow backends and the
+        // clock read rarely for fast ones.
         self.positions.clear();
         self.positions.extend(
             items
@@ -150,18 +151,20 @@ impl<'a> Worker<'a> {
                 .filter(|(_, item)| item.is_ok())
                 .map(|(i, _)| i),
         );
+        let clock = config.clock;
         for (b, solver) in self.solvers.iter_mut().enumerate() {
             if self.shared.stopped[b].load(Ordering::Relaxed) {
                 chunk.tallies[b].budget_spent = true;
                 continue;
             }
+            let tally = &mut chunk.tallies[b];
             let mut local_ns = 0u64;
             let mut k = 0;
             while k < self.puzzles.len() {
                 if let Some(budget) = self.shared.budget_ns {
                     if self.shared.spent_ns[b].load(Ordering::Relaxed) + local_ns >= budget {
                         self.shared.stopped[b].store(true, Ordering::Relaxed);
-                        chunk.tallies[b].budget_spent = true;
+                        tally.budget_spent = true;
                         break;
                     }
                 }
@@ -170,47 +173,55 @@ impl<'a> Worker<'a> {
                     mean => (BATCH_NS / mean).clamp(1, MAX_BATCH as u64) as usize,
                 };
                 let end = (k + size).min(self.puzzles.len());
-                self.outcomes.clear();
-                if self.panicked[b].is_none() {
-                    let start = Instant::now();
+                let mut outcomes = Vec::new();
+                if self.panicked[b].is_none() && self.faults[b].is_none() {
                     let batch = &self.puzzles[k..end];
-                    let outcomes = &mut self.outcomes;
                     // A backend that panics (a user's Solver, say) must not take the run down:
                     // this instance is not called again and answers `unknown` from here on,
-                    // and the report says why.
+                    // and the report says why. Its time is then the runner's own measure.
+                    let watch = Stopwatch::start(clock);
                     let solved = panic::catch_unwind(AssertUnwindSafe(|| {
-                        solver.solve_batch(batch, limit, outcomes)
+                        solver.solve_batch(batch, limit, clock)
                     }));
-                    // A backend that times its own solving (one in another process, whose
-                    // pipe is no solving) is taken at its word; the others by the wall clock.
-                    let spent = match &solved {
-                        Ok(()) => solver.measured_time().unwrap_or_else(|| start.elapsed()),
-                        Err(_) => start.elapsed(),
+                    let (spent, healthy) = match solved {
+                        Ok(answer) => {
+                            tally.startup += answer.startup;
+                            let healthy = answer.fault.is_none();
+                            if let Some(fault) = answer.fault {
+                                self.faults[b] = Some(fault);
+                            }
+                            outcomes = answer.outcomes;
+                            (answer.time, healthy)
+                        }
+                        Err(payload) => {
+                            self.panicked[b] = Some(panic_message(payload.as_ref()));
+                            (watch.elapsed(), false)
+                        }
                     };
-                    let spent = spent.as_nanos().min(u128::from(u64::MAX)) as u64;
-                    local_ns += spent;
-                    self.mean_ns[b] = (spent / (end - k) as u64).max(1);
-                    if let Err(payload) = solved {
-                        self.panicked[b] = Some(panic_message(payload.as_ref()));
-                        self.outcomes.clear();
+                    let ns = spent.as_nanos().min(u128::from(u64::MAX)) as u64;
+                    local_ns = local_ns.saturating_add(ns);
+                    self.mean_ns[b] = (ns / (end - k) as u64).max(1);
+                    // A batch in which the backend failed is not timed: its answers past the
+                    // failure cost nothing and would flatter its rate.
+                    if healthy {
+                        tally.timed += (end - k) as u64;
+                        tally.time += spent;
                     }
                 }
                 // Every puzzle gets an answer: a batch answered short, or not at all after a
-                // panic, is `unknown` for the rest.
-                self.outcomes
-                    .resize(end - k, Outcome::unknown(crate::solver::Stats::default()));
-                for (j, outcome) in self.outcomes.drain(..).enumerate().take(end - k) {
+                // panic or a failure, is `unknown` for the rest.
+                outcomes.truncate(end - k);
+                outcomes.resize(end - k, Outcome::unknown(crate::solver::Stats::default()));
+                for (j, outcome) in outcomes.into_iter().enumerate() {
                     chunk.answers[self.positions[k + j] * nb + b] = Some(outcome);
                 }
                 k = end;
             }
-            let fault = match &self.panicked[b] {
+            tally.fault = match &self.panicked[b] {
                 Some(message) => Some(format!("panicked: {message}")),
-                None => solver.fault().map(str::to_string),
+                None => self.faults[b].clone(),
             };
-            chunk.tallies[b].fault = fault;
             self.shared.spent_ns[b].fetch_add(local_ns, Ordering::Relaxed);
-            chunk.tallies[b].time += Duration::from_nanos(local_ns);
         }
 
         // Map back and tally.
@@ -269,6 +280,14 @@ impl<'a> Worker<'a> {
             for (b, tally) in chunk.tallies.iter_mut().enumerate() {
                 if verdict.blames(b) {
                     tally.mismatches += 1;
+                }
+            }
+            // `solved` counts verified solutions only: one the verifier rejected is taken
+            // back.
+            for fault in &verdict.faults {
+                if matches!(fault.problem, judge::Problem::InvalidSolution { .. }) {
+                    let tally = &mut chunk.tallies[fault.party];
+                    tally.solved = tally.solved.saturating_sub(1);
                 }
             }
             chunk.data_errors += u64::from(!verdict.data_errors.is_empty());
@@ -451,6 +470,7 @@ pub(super) fn run(
     let mut report = SetReport {
         source: source.to_string(),
         threads,
+        clock: config.clock,
         referee: runner.referee.as_ref().map(|b| b.name().to_string()),
         backends: runner.backends.iter().map(BackendReport::empty).collect(),
         ..SetReport::default()

@@ -37,10 +37,11 @@ pub mod shard;
 
 pub use pipeline::{Ready, Source};
 
+use crate::backends::Kind;
 use crate::format::{OpenError, ParseError, Reader, Record};
 use crate::grid::{Grid, Puzzle};
 use crate::judge::Ruling;
-use crate::solver::{BuildError, Count, Limit, Options, Outcome, Solver, Stats};
+use crate::solver::{BuildError, Clock, Count, Limit, Options, Outcome, Solver, Stats};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,6 +65,9 @@ pub struct Config {
     pub time_budget: Option<Duration>,
     /// Seed of the random symmetry applied to each puzzle (`None`: puzzles as in the file).
     pub transform: Option<u64>,
+    /// The clock solving time is measured by, the same for every backend (see
+    /// [`Clock`]); the time budget is spent by it too.
+    pub clock: Clock,
 }
 
 impl Default for Config {
@@ -75,6 +79,7 @@ impl Default for Config {
             sample: None,
             time_budget: None,
             transform: None,
+            clock: Clock::default(),
         }
     }
 }
@@ -91,11 +96,12 @@ pub struct Sample {
 
 type Factory = dyn Fn() -> Result<Box<dyn Solver>, BuildError> + Send + Sync;
 
-/// A backend to run: its name, whether it is complete, and how to build an instance (one per
-/// worker thread).
+/// A backend to run: its name, its registry facts, and how to build an instance (one per
+/// worker thread). Nothing is built to make one: the facts are static.
 #[derive(Clone)]
 pub struct Backend {
     name: Arc<str>,
+    kind: Kind,
     complete: bool,
     make: Arc<Factory>,
 }
@@ -104,35 +110,40 @@ impl fmt::Debug for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Backend")
             .field("name", &self.name)
+            .field("kind", &self.kind)
             .field("complete", &self.complete)
             .finish()
     }
 }
 
 impl Backend {
-    /// A backend built by `make` (called once per worker thread). Its name and completeness
-    /// are read from one instance.
-    pub fn new<S, F>(make: F) -> Backend
+    /// A caller's own backend: its name, whether it is complete (every answer decided:
+    /// `false` if `unknown` can come back without a budget being spent), and how to build an
+    /// instance (called once per worker thread, when the run starts).
+    pub fn new<S, F>(name: impl Into<Arc<str>>, complete: bool, make: F) -> Backend
     where
         S: Solver + 'static,
         F: Fn() -> S + Send + Sync + 'static,
     {
-        let probe = make();
         Backend {
-            name: probe.name().into(),
-            complete: probe.is_complete(),
+            name: name.into(),
+            kind: Kind::Outside,
+            complete,
             make: Arc::new(move || Ok(Box::new(make()) as Box<dyn Solver>)),
         }
     }
 
-    /// A built-in backend from the registry, built with `options`.
+    /// A backend by name from the registry (built-in, `exec:CMD` or `lib:PATH:SYMBOL`),
+    /// built with `options` when the run starts. An unknown name is an error here; a
+    /// backend that cannot be built (a library that does not load) is one when the run starts.
     pub fn builtin(name: &str, options: &Options) -> Result<Backend, BuildError> {
-        let probe = crate::backends::build(name, options)?;
-        let (name, options) = (name.to_string(), options.clone());
+        let facts = crate::backends::facts(name)?;
+        let (owned, options) = (name.to_string(), options.clone());
         Ok(Backend {
-            name: probe.name().into(),
-            complete: probe.is_complete(),
-            make: Arc::new(move || crate::backends::build(&name, &options)),
+            name: name.into(),
+            kind: facts.kind,
+            complete: facts.complete,
+            make: Arc::new(move || crate::backends::build(&owned, &options)),
         })
     }
 
@@ -141,9 +152,14 @@ impl Backend {
         &self.name
     }
 
-    /// Whether its answers are always decided (see [`Solver::is_complete`]).
+    /// Whether its answers are always decided.
     pub fn is_complete(&self) -> bool {
         self.complete
+    }
+
+    /// What kind of method it is.
+    pub fn kind(&self) -> Kind {
+        self.kind
     }
 
     fn instance(&self) -> Result<Box<dyn Solver>, BuildError> {
@@ -276,8 +292,15 @@ pub struct BackendReport {
     pub complete: bool,
     /// Puzzles it was run on (fewer than the source's when its budget was spent).
     pub covered: u64,
-    /// Its solving time, summed over threads.
+    /// Puzzles its solving time covers: those answered before it failed (all of `covered`
+    /// for a backend that did not fail). Its rate is over these only; none, no rate.
+    pub timed: u64,
+    /// Its solving time by the run's clock, summed over threads (batches answered before it
+    /// failed only).
     pub time: Duration,
+    /// Start-up time by the run's clock, summed over threads: an `exec:` program's start and
+    /// a `lib:` worker's loading of its library, reported apart and never in `time`.
+    pub startup: Duration,
     /// Answers with exactly one solution (with limit 1: a solution found).
     pub unique: u64,
     /// Answers with at least two solutions.
@@ -286,16 +309,19 @@ pub struct BackendReport {
     pub none: u64,
     /// Undecided answers.
     pub unknown: u64,
-    /// Answers that came with a solution (every one verified). For an incomplete backend,
-    /// which may return a solution with an undecided count, this is how often it answered.
+    /// Answers that came with a solution the verifier accepted (a wrong solution is a
+    /// mismatch, not a solve). For an incomplete backend, which may return a solution with an
+    /// undecided count, this is how often it answered.
     pub solved: u64,
     /// Puzzles it solved without guessing (`Stats::guesses == Some(0)`).
     pub no_guess: u64,
     /// Answers that said how many guesses they took (`Stats::guesses` set): the guess figures
     /// are over these only, and absent when there are none.
     pub guess_reports: u64,
-    /// Its work counters, summed.
+    /// Its work counters, summed (saturating).
     pub stats: Stats,
+    /// The exact sum of its guess counts (the mean is taken from it: no counter wraps).
+    pub guess_sum: u128,
     /// Puzzles on which it was found at fault.
     pub mismatches: u64,
     /// Whether the time budget stopped it before the end of the source.
@@ -315,22 +341,26 @@ impl BackendReport {
         }
     }
 
-    /// Puzzles per second of solving time (0 when nothing was timed).
+    /// Whether it has a rate: some puzzles were answered before any failure, and timed. A
+    /// backend that failed on its first call has none.
+    pub fn has_rate(&self) -> bool {
+        self.timed > 0 && !self.time.is_zero()
+    }
+
+    /// Puzzles per second of solving time, over the puzzles answered before any failure (0
+    /// when it has no rate, see [`BackendReport::has_rate`]).
     pub fn puzzles_per_sec(&self) -> f64 {
-        let s = self.time.as_secs_f64();
-        if s > 0.0 {
-            self.covered as f64 / s
-        } else {
-            0.0
+        match self.has_rate() {
+            true => self.timed as f64 / self.time.as_secs_f64(),
+            false => 0.0,
         }
     }
 
-    /// Mean microseconds per puzzle.
+    /// Mean microseconds per puzzle (0 when it has no rate).
     pub fn micros_per_puzzle(&self) -> f64 {
-        if self.covered > 0 {
-            self.time.as_secs_f64() * 1e6 / self.covered as f64
-        } else {
-            0.0
+        match self.has_rate() {
+            true => self.time.as_secs_f64() * 1e6 / self.timed as f64,
+            false => 0.0,
         }
     }
 
@@ -342,13 +372,14 @@ impl BackendReport {
 
     /// Mean guesses per answer that counted them (`None` when none did).
     pub fn guesses_per_puzzle(&self) -> Option<f64> {
-        (self.guess_reports > 0)
-            .then(|| self.stats.guesses.unwrap_or(0) as f64 / self.guess_reports as f64)
+        (self.guess_reports > 0).then(|| self.guess_sum as f64 / self.guess_reports as f64)
     }
 
     fn add(&mut self, other: &BackendReport) {
         self.covered += other.covered;
+        self.timed += other.timed;
         self.time += other.time;
+        self.startup += other.startup;
         self.unique += other.unique;
         self.multiple += other.multiple;
         self.none += other.none;
@@ -357,6 +388,7 @@ impl BackendReport {
         self.no_guess += other.no_guess;
         self.guess_reports += other.guess_reports;
         self.stats.accumulate(&other.stats);
+        self.guess_sum = self.guess_sum.saturating_add(other.guess_sum);
         self.mismatches += other.mismatches;
         self.budget_spent |= other.budget_spent;
         if self.fault.is_none() {
@@ -380,7 +412,10 @@ impl BackendReport {
                 self.no_guess += 1;
                 self.guess_reports += 1;
             }
-            Some(_) => self.guess_reports += 1,
+            Some(g) => {
+                self.guess_reports += 1;
+                self.guess_sum = self.guess_sum.saturating_add(u128::from(g));
+            }
             None => {}
         }
         self.stats.accumulate(outcome.stats());
@@ -410,6 +445,8 @@ pub struct SetReport {
     pub busy_cpu: Duration,
     /// Worker threads used.
     pub threads: usize,
+    /// The clock the backends' solving times are measured by.
+    pub clock: Clock,
     /// One entry per backend, in run order.
     pub backends: Vec<BackendReport>,
     /// The first [`MAX_KEPT_MISMATCHES`] mismatches, in input order.
@@ -486,19 +523,18 @@ pub struct Runner {
     referee: Option<Backend>,
 }
 
-/// Referees in order of preference: the oracle first, then the other exact methods.
-const REFEREES: [&str; 4] = ["basic", "dlx-array", "dlx", "bitmask"];
-
 impl Runner {
     /// A runner for these backends, in this order (the order changes nothing in the checks).
-    /// Disputes that evidence cannot decide are settled by the first of `basic`, `dlx-array`,
-    /// `dlx`, `bitmask` that is not in the run (by name), or by a fresh `basic` when all are.
+    /// Disputes that evidence cannot decide are settled by the best-ranked referee of the
+    /// registry ([`crate::backends::referees`]) that is not in the run (by name), or by a
+    /// fresh instance of the best one when all are.
     pub fn new(config: Config, backends: Vec<Backend>) -> Runner {
-        let referee = REFEREES
-            .iter()
-            .find(|r| backends.iter().all(|b| b.name() != **r))
-            .or(REFEREES.first())
-            .and_then(|name| Backend::builtin(name, &Options::default()).ok());
+        let mut ranked = crate::backends::referees().peekable();
+        let best = ranked.peek().copied();
+        let referee = ranked
+            .find(|r| backends.iter().all(|b| b.name() != r.name))
+            .or(best)
+            .and_then(|r| Backend::builtin(r.name, &Options::default()).ok());
         Runner {
             config,
             backends,

@@ -118,10 +118,6 @@ impl Search {
 }
 
 impl Solver for Basic {
-    fn name(&self) -> &str {
-        "basic"
-    }
-
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         let mut search = match puzzle {
             Puzzle::Grid(grid) => {

@@ -90,10 +90,6 @@ impl Dlx {
 }
 
 impl Solver for Dlx {
-    fn name(&self) -> &str {
-        "dlx"
-    }
-
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         match puzzle {
             Puzzle::Grid(grid) => self.solve_grid(grid, limit),

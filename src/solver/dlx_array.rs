@@ -327,10 +327,6 @@ impl DlxArray {
 }
 
 impl Solver for DlxArray {
-    fn name(&self) -> &str {
-        "dlx-array"
-    }
-
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         match puzzle {
             Puzzle::Grid(grid) => self.solve_grid(grid, limit),

@@ -20,9 +20,18 @@
 //! found; `GUESSES` is an optional guess count for the report. Examples: `0`, `1 4623…892 5`,
 //! `2 4623…892`, `unknown`. Standard error is passed through.
 //!
+//! # Start-up and timing
+//! The program's first line is a warm-up: a solved grid (every cell a clue) with the run's
+//! limit. Its answer is read (it must be a line of the protocol) and not judged; the time
+//! until it arrives is the program's start-up, reported apart and never billed as solving.
+//! Solving time is then measured per batch: under the CPU clock the CPU time of the program's
+//! processes (its process group: the shell and everything it started, read from `/proc`)
+//! since the previous batch; under the wall clock the time from sending the batch's first
+//! puzzle to reading its last answer.
+//!
 //! sudobench keeps up to [`WINDOW`] puzzles in flight, so the program should read a line and
 //! answer it before reading on, but need not wait for sudobench. The backend fails for good,
-//! and answers `unknown` for every later puzzle ([`Solver::fault`] says why), when the program
+//! and answers `unknown` for every later puzzle ([`Batch::fault`] says why), when the program
 //! - exits or closes its output,
 //! - stays silent past the per-puzzle timeout,
 //! - writes an answer that does not parse, or an answer line longer than [`MAX_LINE`] bytes
@@ -31,14 +40,14 @@
 //! - or writes more lines than it was sent puzzles. Such answers are out of step (a program
 //!   that prints every answer twice would have its second copy taken for the next puzzle's
 //!   answer), so none of the batch in which the extra line is found is used: they all become
-//!   `unknown`. An extra line is looked for before every batch is sent (but the first, whose
-//!   first answer is whatever the program writes first), and after the last
+//!   `unknown`. An extra line is looked for before every batch is sent, and after the last
 //!   answer of every batch for a short while (twice the batch's mean answer time, between
 //!   0.1 and 20 ms, at most the timeout; not counted as solving time), since a program that
 //!   writes one writes it at its pace of answering.
 
+use super::group_cpu::GroupCpu;
 use super::pipe::{Fill, PipeReader};
-use super::{BuildError, Count, Limit, Outcome, Solver, Stats};
+use super::{Batch, BuildError, Clock, Count, Limit, Outcome, Solver, Spent, Stats};
 use crate::grid::{Grid, Puzzle};
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -57,11 +66,17 @@ pub const MAX_LINE: usize = 64 * 1024;
 const SETTLE_MIN: Duration = Duration::from_micros(100);
 const SETTLE_MAX: Duration = Duration::from_millis(20);
 
+/// The warm-up puzzle sent first to every program: a solved grid.
+const WARM_UP: &str =
+    "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+
 /// A running external program.
 struct Process {
     child: Child,
     stdin: ChildStdin,
     output: PipeReader,
+    /// Its process group's CPU time.
+    cpu: GroupCpu,
 }
 
 /// Why no answer line came.
@@ -89,10 +104,34 @@ impl Process {
             .map_err(|e| format!("cannot start `sh -c {command}`: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin pipe")?;
         let stdout = child.stdout.take().ok_or("no stdout pipe")?;
+        let group = i32::try_from(child.id()).unwrap_or(0);
         Ok(Process {
             child,
             stdin,
             output: PipeReader::new(stdout),
+            cpu: GroupCpu::new(group),
+        })
+    }
+
+    /// Sends the warm-up puzzle and reads its answer, which must be a line of the protocol.
+    fn warm_up(&mut self, limit: Limit, timeout: Duration) -> Result<(), String> {
+        let sent = self
+            .stdin
+            .write_all(format!("{WARM_UP} {limit}\n").as_bytes())
+            .and_then(|()| self.stdin.flush());
+        let answer = match self.next_line(timeout) {
+            Ok(line) => parse_answer(&line, limit).map(|_| ()),
+            Err(why) => {
+                let ended = matches!(why, NoLine::Ended);
+                let why = self.silence(timeout, why);
+                Err(match sent {
+                    Err(e) if ended => format!("{why} (writing to it failed: {e})"),
+                    _ => why,
+                })
+            }
+        };
+        answer.map_err(|why| {
+            format!("{why}; at start-up, on the warm-up puzzle (a solved grid) sent first")
         })
     }
 
@@ -191,14 +230,18 @@ fn shown(line: &[u8]) -> String {
 
 /// The external-program backend.
 pub struct Exec {
-    name: String,
     command: String,
     timeout: Duration,
     process: Option<Process>,
     fault: Option<String>,
     batch: Vec<Outcome>,
-    /// Time from sending the last batch's first puzzle to its last answer.
-    measured: Duration,
+    /// The last batch's solving time: its program's CPU time since the batch before, and
+    /// the time from sending its first puzzle to its last answer.
+    measured: Spent,
+    /// The program's start-up, measured in the last batch when it started the program.
+    startup: Spent,
+    /// The program's CPU time when the last batch ended (or its warm-up was answered).
+    cpu_mark: Duration,
 }
 
 impl Exec {
@@ -212,13 +255,14 @@ impl Exec {
             });
         }
         Ok(Exec {
-            name: format!("exec:{command}"),
             command: command.to_string(),
             timeout,
             process: None,
             fault: None,
             batch: Vec::new(),
-            measured: Duration::ZERO,
+            measured: Spent::default(),
+            startup: Spent::default(),
+            cpu_mark: Duration::ZERO,
         })
     }
 
@@ -233,19 +277,31 @@ impl Exec {
     /// the program wrote no more lines than it was sent puzzles.
     fn run_batch(&mut self, puzzles: &[Puzzle], limit: Limit) {
         self.batch.clear();
-        self.measured = Duration::ZERO;
-        let mut started = false;
-        if self.fault.is_none() && self.process.is_none() {
+        self.measured = Spent::default();
+        self.startup = Spent::default();
+        if self.fault.is_none() && self.process.is_none() && !puzzles.is_empty() {
+            let start = Instant::now();
             match Process::start(&self.command) {
-                Ok(p) => (self.process, started) = (Some(p), true),
+                Ok(mut p) => match p.warm_up(limit, self.timeout) {
+                    Ok(()) => {
+                        self.cpu_mark = p.cpu.read();
+                        self.startup = Spent {
+                            cpu: self.cpu_mark,
+                            wall: start.elapsed(),
+                        };
+                        self.process = Some(p);
+                    }
+                    Err(e) => {
+                        p.stop();
+                        self.fault = Some(e);
+                    }
+                },
                 Err(e) => self.fault = Some(e),
             }
         }
-        // Every answer to the puzzles sent so far has been read: anything waiting now answers
-        // no puzzle. (What a program just started writes first is read as its first answer,
-        // and judged as one, whenever it happens to arrive.)
-        let process = self.process.as_mut().filter(|_| !started);
-        if let (Some(process), Some(first)) = (process, puzzles.first()) {
+        // Every answer to the puzzles sent so far has been read (the warm-up's too): anything
+        // waiting now answers no puzzle.
+        if let (Some(process), Some(first)) = (self.process.as_mut(), puzzles.first()) {
             if let Some(extra) = process.extra_output(Duration::ZERO) {
                 self.fail(format!(
                     "wrote {extra} when no puzzle was waiting for an answer (more answers than \
@@ -298,7 +354,12 @@ impl Exec {
                 }
             }
         }
-        self.measured = start.elapsed();
+        self.measured.wall = start.elapsed();
+        if let Some(process) = self.process.as_mut() {
+            let cpu = process.cpu.read();
+            self.measured.cpu = cpu.saturating_sub(self.cpu_mark);
+            self.cpu_mark = cpu;
+        }
         // A program that writes more lines than it is sent puzzles writes them at its pace of
         // answering: wait about two answers' time for one.
         let Some(process) = self.process.as_mut() else {
@@ -307,7 +368,7 @@ impl Exec {
         let Some(last) = puzzles.last() else {
             return;
         };
-        let mean = self.measured / puzzles.len().max(1) as u32;
+        let mean = self.measured.wall / puzzles.len().max(1) as u32;
         let settle = (mean * 2).clamp(SETTLE_MIN, SETTLE_MAX).min(self.timeout);
         if let Some(extra) = process.extra_output(settle) {
             let n = puzzles.len();
@@ -380,15 +441,6 @@ fn parse_answer(line: &[u8], limit: Limit) -> Result<Outcome, String> {
 }
 
 impl Solver for Exec {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// External programs are trusted to be complete, but may answer `unknown`.
-    fn is_complete(&self) -> bool {
-        true
-    }
-
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         self.run_batch(std::slice::from_ref(puzzle), limit);
         self.batch
@@ -396,19 +448,17 @@ impl Solver for Exec {
             .unwrap_or_else(|| Outcome::unknown(Stats::default()))
     }
 
-    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, outcomes: &mut Vec<Outcome>) {
+    /// The answers with the program's solving time by `clock`, its start-up when this batch
+    /// started it, and its fault. External programs are trusted to be complete, but may answer
+    /// `unknown`.
+    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, clock: Clock) -> Batch {
         self.run_batch(puzzles, limit);
-        outcomes.append(&mut self.batch);
-    }
-
-    fn fault(&self) -> Option<&str> {
-        self.fault.as_deref()
-    }
-
-    /// From sending a batch's first puzzle to reading its last answer: the program's start and
-    /// the wait for extra lines after the batch are not solving time.
-    fn measured_time(&self) -> Option<Duration> {
-        Some(self.measured)
+        Batch {
+            outcomes: std::mem::take(&mut self.batch),
+            time: self.measured.by(clock),
+            startup: self.startup.by(clock),
+            fault: self.fault.clone(),
+        }
     }
 }
 
@@ -461,20 +511,22 @@ mod tests {
             "000000907000420180000705026100904000050000040000507009920108000034059000507000000"
                 .parse()
                 .unwrap();
+        let puzzles = [Puzzle::from(p)];
+        let solve = |e: &mut Exec| e.solve_batch(&puzzles, Limit::TWO, Clock::Wall);
         let mut dead = Exec::new("exit 3", Duration::from_secs(5)).unwrap();
-        assert_eq!(dead.solve(&p.into(), Limit::TWO).count(), Count::Unknown);
-        assert!(
-            dead.fault().unwrap().contains("program ended"),
-            "{:?}",
-            dead.fault()
-        );
+        let batch = solve(&mut dead);
+        assert_eq!(batch.outcomes[0].count(), Count::Unknown);
+        let fault = batch.fault.unwrap_or_default();
+        assert!(fault.contains("program ended"), "{fault}");
         let mut slow = Exec::new("sleep 5", Duration::from_millis(200)).unwrap();
-        assert_eq!(slow.solve(&p.into(), Limit::TWO).count(), Count::Unknown);
-        assert!(slow.fault().unwrap().contains("no answer within"));
+        let fault = solve(&mut slow).fault.unwrap_or_default();
+        assert!(fault.contains("no answer within"), "{fault}");
         let mut liar =
             Exec::new("while read l; do echo yes; done", Duration::from_secs(5)).unwrap();
-        assert_eq!(liar.solve(&p.into(), Limit::TWO).count(), Count::Unknown);
-        assert!(liar.fault().unwrap().contains("unreadable answer"));
+        let batch = solve(&mut liar);
+        assert_eq!(batch.outcomes[0].count(), Count::Unknown);
+        let fault = batch.fault.unwrap_or_default();
+        assert!(fault.contains("unreadable answer"), "{fault}");
         // After a failure every later puzzle is unknown, immediately.
         assert_eq!(liar.solve(&p.into(), Limit::TWO).count(), Count::Unknown);
     }

@@ -8,6 +8,8 @@
 
 pub mod basic;
 pub mod bitmask;
+mod clock;
+mod group_cpu;
 pub mod dlx;
 pub mod dlx_array;
 pub mod exec;
@@ -20,12 +22,33 @@ mod progress;
 pub mod projection;
 pub mod sat;
 
-pub use options::{BuildError, Options};
+pub use clock::{Clock, Spent, Stopwatch, UnknownClock};
+pub use options::{BuildError, Options, Setting, Settings};
 
 pub use outcome::{Count, Limit, Outcome, Stats};
 
 use crate::grid::Puzzle;
 use std::time::Duration;
+
+/// What one [`Solver::solve_batch`] call returns: the answers, the time their solving took
+/// by the clock the caller asked for, and the backend's fault, all together (nothing is asked
+/// of the backend afterwards).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Batch {
+    /// One outcome per puzzle, in order. A backend that answers fewer leaves the rest
+    /// `unknown` (the runner fills them in).
+    pub outcomes: Vec<Outcome>,
+    /// The solving time of these puzzles by the clock asked for: every call the answers
+    /// depend on, nothing else (not a pipe to another process, not a start-up).
+    pub time: Duration,
+    /// Start-up paid in this call or before it and not yet reported (an `exec:` program's
+    /// start, a `lib:` worker's loading of its library), by the same clock: reported apart,
+    /// never billed as solving. Zero for an in-process backend.
+    pub startup: Duration,
+    /// Why the backend can no longer answer, once it has failed for good (an external program
+    /// that crashed, hung or wrote garbage): its answers from the failure on are `unknown`.
+    pub fault: Option<String>,
+}
 
 /// A Sudoku solving algorithm. One instance is reused for many puzzles.
 ///
@@ -38,75 +61,40 @@ use std::time::Duration;
 ///   panic is contained by the runner, which then stops using that instance.)
 /// - Answers are never believed as they are: every solution is checked by the independent
 ///   verifier and every count against the evidence (see [`crate::judge`]).
-/// - The runner times each [`solve_batch`](Solver::solve_batch) call with its wall clock,
-///   unless the backend says how long its solving took by itself
-///   ([`measured_time`](Solver::measured_time)): an out-of-process backend does, so that the
-///   pipe to its process is not counted as solving.
+/// - Its name, completeness and kind are facts of the registry ([`crate::backends`]) or of
+///   the [`crate::runner::Backend`] that wraps it, not of an instance.
 ///
-/// Only [`name`](Solver::name) and [`solve`](Solver::solve) are required; the defaults of the
-/// others are right for a complete, in-process backend.
+/// Only [`solve`](Solver::solve) is required; the default of
+/// [`solve_batch`](Solver::solve_batch) is right for an in-process backend.
 pub trait Solver: Send {
-    /// Short stable name used on the command line and in reports.
-    fn name(&self) -> &str;
-
-    /// Whether every answer is decided: `false` if [`Count::Unknown`] can come back for a
-    /// puzzle without a budget being spent, as with the projection method.
-    fn is_complete(&self) -> bool {
-        true
-    }
-
     /// Looks for up to `limit` solutions of `puzzle`.
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome;
 
-    /// Solves several puzzles, appending one outcome per puzzle to `outcomes`, in order.
+    /// Solves several puzzles and returns their answers with the time their solving took by
+    /// `clock`, and any fault.
     ///
-    /// The default solves them one by one; override it when handing over many puzzles at once
-    /// saves time (the external-program backend pipelines them).
-    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, outcomes: &mut Vec<Outcome>) {
-        for p in puzzles {
-            outcomes.push(self.solve(p, limit));
+    /// The default calls [`solve`](Solver::solve) on each and times the loop on the calling
+    /// thread ([`Stopwatch`]: its CPU time, or wall-clock time). A backend in another process
+    /// overrides it to pipeline the puzzles and to measure that process instead: `lib:` the
+    /// CPU time of its whole worker process (all threads) over the library's calls, recall
+    /// calls included; `exec:` the CPU time of the program's processes; both the wall-clock
+    /// time of the same region under [`Clock::Wall`].
+    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, clock: Clock) -> Batch {
+        let watch = Stopwatch::start(clock);
+        let outcomes = puzzles.iter().map(|p| self.solve(p, limit)).collect();
+        Batch {
+            outcomes,
+            time: watch.elapsed(),
+            ..Batch::default()
         }
-    }
-
-    /// Why the backend can no longer answer, once it has failed for good (an external program
-    /// that crashed, hung or wrote garbage). Its later answers are all `Unknown`.
-    fn fault(&self) -> Option<&str> {
-        None
-    }
-
-    /// The solving time of the last [`solve_batch`](Solver::solve_batch) call as the backend
-    /// measured it itself, or `None` (the default) to be timed by the runner's wall clock
-    /// around the call.
-    ///
-    /// The runner asks right after every `solve_batch` that returned normally and uses the
-    /// answer for the report and the time budget. It must cover that call's puzzles only,
-    /// and only the solving of them: `lib:` returns the thread CPU time its worker process
-    /// spent in the library's calls for the batch (not the pipe round trip, not its untimed
-    /// second calls for a solution), `exec:` the time from sending the batch's first puzzle
-    /// to reading its last answer (not the program's start). A backend that has failed and
-    /// answers `unknown` without working reports what it spent, usually zero.
-    fn measured_time(&self) -> Option<Duration> {
-        None
     }
 }
 
 impl<S: Solver + ?Sized> Solver for Box<S> {
-    fn name(&self) -> &str {
-        (**self).name()
-    }
-    fn is_complete(&self) -> bool {
-        (**self).is_complete()
-    }
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         (**self).solve(puzzle, limit)
     }
-    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, outcomes: &mut Vec<Outcome>) {
-        (**self).solve_batch(puzzles, limit, outcomes)
-    }
-    fn fault(&self) -> Option<&str> {
-        (**self).fault()
-    }
-    fn measured_time(&self) -> Option<Duration> {
-        (**self).measured_time()
+    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, clock: Clock) -> Batch {
+        (**self).solve_batch(puzzles, limit, clock)
     }
 }

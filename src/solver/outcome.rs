@@ -97,14 +97,17 @@ impl Stats {
     /// Adds another answer's counters to these (`max_subset` takes the maximum; guesses are
     /// summed over the answers that counted them).
     pub fn accumulate(&mut self, other: &Stats) {
+        // Sums saturate: a backend's counters are its own word, and a huge one must not wrap
+        // into a small figure (the runner keeps an exact wide sum of guesses for its mean).
         if let Some(g) = other.guesses {
-            *self.guesses.get_or_insert(0) += g;
+            let sum = self.guesses.get_or_insert(0);
+            *sum = sum.saturating_add(g);
         }
-        self.nodes += other.nodes;
-        self.updates += other.updates;
-        self.conflicts += other.conflicts;
-        self.decisions += other.decisions;
-        self.iterations += other.iterations;
+        self.nodes = self.nodes.saturating_add(other.nodes);
+        self.updates = self.updates.saturating_add(other.updates);
+        self.conflicts = self.conflicts.saturating_add(other.conflicts);
+        self.decisions = self.decisions.saturating_add(other.decisions);
+        self.iterations = self.iterations.saturating_add(other.iterations);
         self.max_subset = self.max_subset.max(other.max_subset);
     }
 

@@ -68,7 +68,7 @@ pub enum Precision {
     F64,
 }
 
-/// Settings of the projection backends (a field of [`Options`]). `None` fields take the
+/// Settings of the projection backends (kept in [`Options`] by type, [`Options::get`]). `None` fields take the
 /// algorithm's default, chosen by measurement on the first 100 puzzles of the 17-clue,
 /// top1465 and forum-hardest-1106 sets (see the README's projection section):
 ///
@@ -688,10 +688,12 @@ impl std::fmt::Debug for Projection {
 }
 
 impl Projection {
-    /// Builds the backend from `options.projection` (algorithm, budget, relaxation, noise,
-    /// restarts, precision) and `options.seed`.
+    /// Builds the backend from its settings in `options` ([`ProjectionOptions`]: algorithm,
+    /// budget, relaxation, noise, restarts, precision; the defaults when none were given) and
+    /// `options.seed`.
     pub fn new(options: &Options) -> Projection {
-        let o = &options.projection;
+        let default = ProjectionOptions::default();
+        let o = options.get::<ProjectionOptions>().unwrap_or(&default);
         let (relaxation, noise, restart_every) = defaults(o.algorithm);
         Projection {
             params: Params {
@@ -750,9 +752,12 @@ impl Projection {
 
 /// Registry constructor: builds the backend with `algorithm`, rejecting unusable settings.
 pub fn build(options: &Options, algorithm: Algorithm) -> Result<Box<dyn Solver>, BuildError> {
-    let mut options = options.clone();
-    options.projection.algorithm = algorithm;
-    let o = &options.projection;
+    let mut o = options
+        .get::<ProjectionOptions>()
+        .cloned()
+        .unwrap_or_default();
+    o.algorithm = algorithm;
+    let options = options.clone().with(o.clone());
     let name = match algorithm {
         Algorithm::DouglasRachford => "projection",
         Algorithm::MalitskyTam => "projection-tm",
@@ -814,17 +819,6 @@ fn trivial(masks: &[u16; CELLS]) -> Trivial {
 }
 
 impl Solver for Projection {
-    fn name(&self) -> &str {
-        match self.params.algorithm {
-            Algorithm::DouglasRachford => "projection",
-            Algorithm::MalitskyTam => "projection-tm",
-        }
-    }
-
-    fn is_complete(&self) -> bool {
-        false
-    }
-
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         let masks = *puzzle.candidates().masks();
         self.solve_masks(&masks, limit, |g| verify::check_puzzle(puzzle, g).is_ok())
@@ -837,9 +831,10 @@ mod tests {
     use crate::solver::Count;
 
     fn options(algorithm: Algorithm) -> Options {
-        let mut o = Options::default();
-        o.projection.algorithm = algorithm;
-        o
+        Options::default().with(ProjectionOptions {
+            algorithm,
+            ..ProjectionOptions::default()
+        })
     }
 
     #[test]
@@ -934,11 +929,14 @@ mod tests {
 
     #[test]
     fn never_a_wrong_grid() {
-        let mut o = options(Algorithm::DouglasRachford);
-        o.projection.iterations = 300;
-        let mut dr = Projection::new(&o);
-        o.projection.algorithm = Algorithm::MalitskyTam;
-        let mut tm = Projection::new(&o);
+        let settings = |algorithm| ProjectionOptions {
+            algorithm,
+            iterations: 300,
+            ..ProjectionOptions::default()
+        };
+        let o = Options::default();
+        let mut dr = Projection::new(&o.clone().with(settings(Algorithm::DouglasRachford)));
+        let mut tm = Projection::new(&o.with(settings(Algorithm::MalitskyTam)));
         // No solution: r1 needs a 9 in c9, which r2c9 already holds.
         let mut none: String = "12345678.".into();
         none.push_str("........9");

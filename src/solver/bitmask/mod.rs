@@ -288,10 +288,6 @@ impl Search {
 }
 
 impl Solver for Bitmask {
-    fn name(&self) -> &str {
-        "bitmask"
-    }
-
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         let board = match puzzle {
             Puzzle::Grid(grid) => {

@@ -631,14 +631,6 @@ impl Search<'_> {
 }
 
 impl Solver for Logic {
-    fn name(&self) -> &str {
-        if self.engine.config.locked_candidates {
-            "logic-lc"
-        } else {
-            "logic"
-        }
-    }
-
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         let candidates = puzzle.candidates();
         let engine = &mut self.engine;

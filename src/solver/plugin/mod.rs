@@ -16,9 +16,16 @@
 //! tdoku fills `solution` only when `limit` is 1, so a count of one or more at limit 2 comes
 //! without one. The worker zeroes the buffer before each call; when a count of one or more
 //! comes back without 81 digits in it, the worker calls the function once more on that
-//! puzzle with limit 1 to obtain a solution the verifier can check. That second call is made
-//! after the batch's timed calls, outside the timed region, and its count is kept only to
-//! explain a failure. A count of two or more has no second solution to show, as with `exec:`;
+//! puzzle with limit 1 to obtain a solution the verifier can check. That second call is inside
+//! the timed region like the first (the answer depends on it, so a library cannot move its
+//! work there), and its count is kept only to explain a failure.
+//!
+//! The worker measures itself: under the CPU clock the CPU time of its whole process, all
+//! threads, since the previous batch (less its own reading and writing of the pipe), so work
+//! done in a helper thread is billed; under the wall clock the wall-clock time from the
+//! batch's first call to its last. Its start-up (the process, loading the library, the
+//! library's initialisers) is measured apart and reported once, never billed
+//! ([`Batch::startup`](super::Batch::startup)). A count of two or more has no second solution to show, as with `exec:`;
 //! the judge settles what evidence cannot. `num_guesses` is set to `SIZE_MAX` before the
 //! call: left so, the answer has no guess count (a library that does not count guesses shows
 //! `n/a`, not 0).
@@ -28,14 +35,14 @@
 //! binary in a hidden mode, `sudobench lib-worker` ([`Options::lib_worker`] names another
 //! one) — which loads the library and reports whether it found the symbol (a build error
 //! otherwise, so a wrong path or name stops the command before anything runs). Puzzles then
-//! go over a pipe in batches of up to 64; the worker answers each batch with the thread CPU
-//! time its calls took ([`crate::util::thread_cpu_time`] around the loop of calls, nothing
-//! else), which the backend reports as its solving time
-//! ([`Solver::measured_time`]), so the pipe is not in the figure.
+//! go over a pipe in batches of up to 64; the worker answers each batch with the time it
+//! measured (above), which the backend returns with the answers, so the pipe is not in the
+//! figure.
 //!
 //! Before each call the worker writes the call's number and its puzzle's to a page of memory
 //! shared with the backend (no system call). The backend fails for good, and answers
-//! `unknown` from then on ([`Solver::fault`] says why, naming the puzzle), when
+//! `unknown` from then on ([`Batch::fault`](super::Batch::fault) says why, naming the
+//! puzzle), when
 //! - the worker dies: a crash (signal) or an exit inside the library, named with the puzzle
 //!   whose call was running;
 //! - a call runs longer than the timeout (`--timeout`, the same setting as `exec:`'s per
@@ -57,7 +64,7 @@ mod worker;
 pub use worker::serve;
 
 use super::pipe::{Fill, PipeReader};
-use super::{BuildError, Limit, Options, Outcome, Solver, Stats};
+use super::{Batch, BuildError, Clock, Limit, Options, Outcome, Solver, Spent, Stats};
 use crate::grid::{Grid, Puzzle};
 use std::io::Write;
 use std::num::NonZeroU32;
@@ -174,11 +181,13 @@ fn signal_name(signal: i32) -> &'static str {
 
 /// The shared-library backend.
 pub struct Plugin {
-    name: String,
     timeout: Duration,
     worker: Option<Worker>,
     fault: Option<String>,
-    measured: Duration,
+    /// Time the worker measured for the batches of the current call.
+    measured: Spent,
+    /// The worker's start-up, until it is reported with the first batch.
+    startup: Option<Spent>,
     request: Vec<u8>,
 }
 
@@ -217,7 +226,7 @@ impl Plugin {
             None => std::env::current_exe()
                 .map_err(|e| invalid(format!("cannot find the sudobench binary to run: {e}")))?,
         };
-        let worker = start(
+        let (worker, startup) = start(
             &program,
             &path,
             symbol,
@@ -226,11 +235,11 @@ impl Plugin {
         )
         .map_err(invalid)?;
         Ok(Plugin {
-            name,
             timeout: options.exec_timeout,
             worker: Some(worker),
             fault: None,
-            measured: Duration::ZERO,
+            measured: Spent::default(),
+            startup: Some(startup),
             request: Vec::new(),
         })
     }
@@ -320,8 +329,13 @@ impl Plugin {
             Some(Stop::Garbage(why)) => return Err(format!("{why} {}", culprit(worker))),
         }
         let frame = &worker.output.pending()[..wire::ANSWERS_HEADER + n * wire::ANSWER_BYTES];
-        let nanos = u64::from_le_bytes(frame[5..13].try_into().unwrap_or_default());
-        self.measured += Duration::from_nanos(nanos);
+        let nanos = |at: usize| {
+            Duration::from_nanos(u64::from_le_bytes(
+                frame[at..at + 8].try_into().unwrap_or_default(),
+            ))
+        };
+        self.measured.cpu += nanos(5);
+        self.measured.wall += nanos(13);
         let mut result = Ok(());
         for (i, record) in frame[wire::ANSWERS_HEADER..]
             .chunks_exact(wire::ANSWER_BYTES)
@@ -347,14 +361,15 @@ impl Plugin {
     }
 }
 
-/// Starts a worker and waits for its handshake.
+/// Starts a worker and waits for its handshake; the worker and its start-up time.
 fn start(
     program: &Path,
     path: &str,
     symbol: &str,
     config: u32,
     timeout: Duration,
-) -> Result<Worker, String> {
+) -> Result<(Worker, Spent), String> {
+    let wall = Instant::now();
     let progress = Progress::create().map_err(|e| format!("cannot make the progress page: {e}"))?;
     let fd = progress.fd().as_raw_fd();
     let mut command = Command::new(program);
@@ -396,7 +411,13 @@ fn start(
         sent: 0,
     };
     match handshake(&mut worker, program, timeout) {
-        Ok(()) => Ok(worker),
+        Ok(cpu) => Ok((
+            worker,
+            Spent {
+                cpu,
+                wall: wall.elapsed(),
+            },
+        )),
         Err(e) => {
             worker.stop();
             Err(e)
@@ -404,8 +425,9 @@ fn start(
     }
 }
 
-/// Reads the worker's first words: the library is loaded and the symbol found, or why not.
-fn handshake(worker: &mut Worker, program: &Path, timeout: Duration) -> Result<(), String> {
+/// Reads the worker's first words: the library is loaded and the symbol found (with the CPU
+/// time that took), or why not.
+fn handshake(worker: &mut Worker, program: &Path, timeout: Duration) -> Result<Duration, String> {
     let not_a_worker = || {
         format!(
             "{} is not a sudobench lib worker (the lib: backend runs the sudobench binary; \
@@ -422,10 +444,14 @@ fn handshake(worker: &mut Worker, program: &Path, timeout: Duration) -> Result<(
             return Err(not_a_worker());
         }
         match pending.get(magic) {
-            Some(&wire::READY) => {
-                worker.output.consume(magic + 1);
-                return Ok(());
+            Some(&wire::READY) if pending.len() >= magic + wire::READY_BYTES => {
+                let at = magic + 1;
+                let nanos =
+                    u64::from_le_bytes(pending[at..at + 8].try_into().unwrap_or_default());
+                worker.output.consume(magic + wire::READY_BYTES);
+                return Ok(Duration::from_nanos(nanos));
             }
+            Some(&wire::READY) => {}
             Some(&wire::ERROR) if pending.len() >= magic + 5 => {
                 let len = u32::from_le_bytes(
                     pending[magic + 1..magic + 5].try_into().unwrap_or_default(),
@@ -506,43 +532,33 @@ fn outcome(answer: &Answer, limit: Limit) -> Result<Outcome, String> {
 }
 
 impl Solver for Plugin {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The C signature has no way to give up, so every answer is decided.
-    fn is_complete(&self) -> bool {
-        true
-    }
-
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
-        let mut outcomes = Vec::with_capacity(1);
-        self.solve_batch(std::slice::from_ref(puzzle), limit, &mut outcomes);
-        outcomes
+        self.solve_batch(std::slice::from_ref(puzzle), limit, Clock::Wall)
+            .outcomes
             .pop()
             .unwrap_or_else(|| Outcome::unknown(Stats::default()))
     }
 
-    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, outcomes: &mut Vec<Outcome>) {
-        self.measured = Duration::ZERO;
+    /// The answers with the time the worker measured by `clock` and its start-up with the
+    /// first batch. The C signature has no way to give up, so every answer is decided.
+    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, clock: Clock) -> Batch {
+        self.measured = Spent::default();
+        let mut outcomes = Vec::with_capacity(puzzles.len());
         for chunk in puzzles.chunks(wire::MAX_BATCH) {
             let before = outcomes.len();
-            if let Err(why) = self.batch(chunk, limit, outcomes) {
+            if let Err(why) = self.batch(chunk, limit, &mut outcomes) {
                 self.fail(why);
             }
             // Answers of a batch that failed are all unknown from the failed one on (all of
             // them when the worker died or hung).
             outcomes.resize(before + chunk.len(), Outcome::unknown(Stats::default()));
         }
-    }
-
-    fn fault(&self) -> Option<&str> {
-        self.fault.as_deref()
-    }
-
-    /// The thread CPU time of the library's calls in the worker, as it measured them.
-    fn measured_time(&self) -> Option<Duration> {
-        Some(self.measured)
+        Batch {
+            outcomes,
+            time: self.measured.by(clock),
+            startup: self.startup.take().map_or(Duration::ZERO, |s| s.by(clock)),
+            fault: self.fault.clone(),
+        }
     }
 }
 

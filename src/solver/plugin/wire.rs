@@ -4,12 +4,20 @@
 //! Everything is little-endian and fixed-size except the puzzles and an error message:
 //!
 //! ```text
-//! worker → backend, once:  MAGIC, then b'K' (library loaded, symbol found)
+//! worker → backend, once:  MAGIC, then b'K', u64 start-up CPU nanoseconds (library loaded,
+//!                                 symbol found)
 //!                                 or b'E', u32 length, message (UTF-8)
 //! backend → worker, batch: b'S', u64 limit, u32 n, n × (u16 length (81 or 729), puzzle)
-//! worker → backend, batch: b'A', u32 n, u64 solving nanoseconds,
+//! worker → backend, batch: b'A', u32 n, u64 CPU nanoseconds, u64 wall nanoseconds,
 //!                          n × (u64 count, u64 guesses, u64 recount, 81 bytes solution)
 //! ```
+//!
+//! The start-up CPU time is the worker process's CPU time from its start to the handshake
+//! (loading the library and running its initialisers included). A batch's CPU time is the
+//! worker process's CPU time (all threads) since the previous batch's timed region ended, less
+//! what the worker's own thread spent outside the timed regions (reading and writing the
+//! pipe): every call into the library, recalls included, and whatever its helper threads did
+//! meanwhile. Its wall time is that of the timed region (first call to last recall).
 //!
 //! `guesses` is [`NOT_COUNTED`] when the library left `num_guesses` untouched; `recount` is
 //! what the untimed second call with limit 1 returned, [`NOT_CALLED`] when there was none;
@@ -21,7 +29,7 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The worker's first bytes: a program that is not a sudobench worker will not write them.
-pub const MAGIC: &[u8] = b"sudobench-lib-worker 1\n";
+pub const MAGIC: &[u8] = b"sudobench-lib-worker 2\n";
 /// Handshake: library loaded and symbol found.
 pub const READY: u8 = b'K';
 /// Handshake: it could not be done; a message follows.
@@ -40,8 +48,10 @@ pub const NOT_COUNTED: u64 = u64::MAX;
 pub const NOT_CALLED: u64 = u64::MAX;
 /// Bytes of one answer record.
 pub const ANSWER_BYTES: usize = 8 + 8 + 8 + 81;
-/// Bytes of a batch frame's header (tag, n, nanoseconds).
-pub const ANSWERS_HEADER: usize = 1 + 4 + 8;
+/// Bytes of a batch frame's header (tag, n, CPU and wall nanoseconds).
+pub const ANSWERS_HEADER: usize = 1 + 4 + 8 + 8;
+/// Bytes of the ready handshake after the magic (tag, start-up CPU nanoseconds).
+pub const READY_BYTES: usize = 1 + 8;
 
 /// One answer of the worker, as the library gave it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,9 +1,11 @@
 //! The worker process of a `lib:` backend: `sudobench lib-worker` loads the library, then
 //! answers batches of puzzles read from its standard input, timing the library's calls
-//! itself. Run by the backend, never by hand.
+//! itself (its whole process's CPU time, all threads, and the wall-clock time of the calls;
+//! see [`super::wire`]). Run by the backend, never by hand.
 
 use super::wire::{self, Answer, Progress};
-use crate::util::thread_cpu_time;
+use crate::util::{process_cpu_time, thread_cpu_time};
+use std::time::{Duration, Instant};
 use std::ffi::c_char;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
@@ -63,7 +65,11 @@ impl Worker {
     fn handshake(&mut self, result: Result<(), String>) -> io::Result<()> {
         let mut frame = wire::MAGIC.to_vec();
         match result {
-            Ok(()) => frame.push(wire::READY),
+            Ok(()) => {
+                frame.push(wire::READY);
+                let nanos = process_cpu_time().as_nanos().min(u128::from(u64::MAX)) as u64;
+                frame.extend_from_slice(&nanos.to_le_bytes());
+            }
             Err(message) => {
                 let mut end = message.len().min(wire::MAX_MESSAGE);
                 while !message.is_char_boundary(end) {
@@ -109,7 +115,11 @@ impl Worker {
             return false;
         }
         watch_parent();
-        let mut batch = Batch::default();
+        let mut batch = Batch {
+            cpu_mark: process_cpu_time(),
+            thread_mark: thread_cpu_time(),
+            ..Batch::default()
+        };
         loop {
             match batch.read(&mut self.input) {
                 Ok(true) => {}
@@ -184,6 +194,10 @@ struct Batch {
     calls: u64,
     puzzles: u64,
     reply: Vec<u8>,
+    /// The process's and this thread's CPU time when the last timed region ended (at first,
+    /// at the handshake).
+    cpu_mark: Duration,
+    thread_mark: Duration,
 }
 
 impl Batch {
@@ -220,9 +234,10 @@ impl Batch {
         Ok(true)
     }
 
-    /// Calls the library on every puzzle (timed: thread CPU time around the loop, nothing
-    /// else inside it), then once more with limit 1 for each count of one or more that came
-    /// without a solution (untimed), and builds the reply.
+    /// Calls the library on every puzzle, then once more with limit 1 for each count of one
+    /// or more that came without a solution, all inside the timed region, and builds the
+    /// reply with the batch's CPU time (the whole process's since the last region, less this
+    /// thread's own work outside the regions) and the region's wall time.
     fn solve(&mut self, solve: SolveFn, config: u32, progress: &Progress) {
         let n = self.n;
         self.counts.clear();
@@ -234,7 +249,10 @@ impl Batch {
         self.recounts.clear();
         self.recounts.resize(n, wire::NOT_CALLED);
         let first = self.puzzles + 1;
-        let start = thread_cpu_time();
+        // This thread's CPU time since the last region is the worker's own (the pipe): not
+        // billed. Everything else the process spent since then is the library's.
+        let outside = thread_cpu_time().saturating_sub(self.thread_mark);
+        let wall = Instant::now();
         for i in 0..n {
             self.calls += 1;
             progress.enter(self.calls, first + i as u64);
@@ -251,7 +269,6 @@ impl Batch {
                 )
             };
         }
-        let elapsed = thread_cpu_time().saturating_sub(start);
         progress.leave();
         for i in 0..n {
             if self.counts[i] == 0 || self.limit == 1 || wire::filled(&self.solutions[i]) {
@@ -274,12 +291,21 @@ impl Batch {
             progress.leave();
             self.recounts[i] = recount as u64;
         }
+        let wall = wall.elapsed();
+        let cpu_now = process_cpu_time();
+        self.thread_mark = thread_cpu_time();
+        let cpu = cpu_now
+            .saturating_sub(self.cpu_mark)
+            .saturating_sub(outside);
+        self.cpu_mark = cpu_now;
         self.puzzles += n as u64;
         self.reply.clear();
         self.reply.push(wire::ANSWERS);
         self.reply.extend_from_slice(&(n as u32).to_le_bytes());
-        let nanos = elapsed.as_nanos().min(u128::from(u64::MAX)) as u64;
-        self.reply.extend_from_slice(&nanos.to_le_bytes());
+        for d in [cpu, wall] {
+            let nanos = d.as_nanos().min(u128::from(u64::MAX)) as u64;
+            self.reply.extend_from_slice(&nanos.to_le_bytes());
+        }
         for i in 0..n {
             let guesses = match self.guesses[i] {
                 usize::MAX => wire::NOT_COUNTED,

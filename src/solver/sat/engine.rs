@@ -63,10 +63,10 @@ pub struct SatBackend<E> {
 }
 
 impl<E: Engine + Default> SatBackend<E> {
-    /// Builds the backend with `options.encoding` (default [`Encoding::DEFAULT`]); the node
+    /// Builds the backend with the [`Encoding`] in `options` (default [`Encoding::DEFAULT`]); the node
     /// budget caps the SAT calls.
     pub fn new(options: &Options) -> SatBackend<E> {
-        let mut sat = SatBackend::with_encoding(options.encoding.unwrap_or(Encoding::DEFAULT));
+        let mut sat = SatBackend::with_encoding(options.get::<Encoding>().copied().unwrap_or(Encoding::DEFAULT));
         sat.max_calls = options.max_nodes.unwrap_or(u64::MAX);
         sat
     }
@@ -169,10 +169,6 @@ fn add_clause<S: Session>(session: &mut S, clause: &[Lit], flip: bool, scratch: 
 }
 
 impl<E: Engine> Solver for SatBackend<E> {
-    fn name(&self) -> &str {
-        self.engine.name()
-    }
-
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         match puzzle {
             Puzzle::Grid(grid) => self.run(Givens::Grid(grid), limit),

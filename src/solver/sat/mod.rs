@@ -63,10 +63,7 @@ mod tests {
 
     #[test]
     fn options_choose_the_encoding() {
-        let o = Options {
-            encoding: Some(Encoding::Minimal),
-            ..Options::default()
-        };
+        let o = Options::default().with(Encoding::Minimal);
         assert_eq!(Sat::new(&o).encoding(), Encoding::Minimal);
         assert_eq!(Sat::new(&Options::default()).encoding(), Encoding::DEFAULT);
         assert!("bogus".parse::<Encoding>().is_err());
