@@ -106,6 +106,16 @@ impl BenchArgs {
             time_budget: (self.time_budget > 0.0)
                 .then(|| Duration::from_secs_f64(self.time_budget)),
             transform: self.transform,
+            referee_max_nodes: self.settings.referee_budget().0,
+            // The referee gets `--timeout` per dispute, and no more than the time budget.
+            referee_time: self
+                .settings
+                .referee_budget()
+                .1
+                .map(|t| match self.time_budget {
+                    b if b > 0.0 => t.min(Duration::from_secs_f64(b)),
+                    _ => t,
+                }),
             ..Config::default()
         })
     }

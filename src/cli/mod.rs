@@ -142,6 +142,17 @@ impl BackendSettings {
     }
 }
 
+impl BackendSettings {
+    /// The referee's budget for one dispute under these flags: `--max-nodes` nodes and
+    /// `--timeout` seconds (the same budgets the backends get), as `(max_nodes, time)`.
+    pub fn referee_budget(&self) -> (Option<u64>, Option<std::time::Duration>) {
+        (
+            self.max_nodes,
+            Some(std::time::Duration::from_secs_f64(self.timeout)),
+        )
+    }
+}
+
 impl BackendArgs {
     /// The library options of the chosen backend.
     pub fn options(&self) -> Options {

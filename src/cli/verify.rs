@@ -133,6 +133,8 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
     let config = Config {
         limit: Limit::TWO,
         threads: args.threads as usize,
+        referee_max_nodes: args.settings.referee_budget().0,
+        referee_time: args.settings.referee_budget().1,
         ..Config::default()
     };
     let runner = Runner::new(config, backends);

@@ -6,7 +6,7 @@ use super::{BackendReport, Mismatch, Observer, RunError, Runner, SetReport, MAX_
 use crate::format::{Item, Record};
 use crate::grid::Puzzle;
 use crate::judge::{self, Party, Verdict};
-use crate::solver::{Outcome, Solver};
+use crate::solver::{deadline, Outcome, Solver};
 use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, panic_message, thread_cpu_time, SplitMix64};
 use std::io::{self, Read};
@@ -178,8 +178,14 @@ impl<'a> Worker<'a> {
                     // A backend that panics (a user's Solver, say) must not take the run down:
                     // this instance is not called again and answers `unknown` from here on,
                     // and the report says why.
+                    // With a time budget, what is left of it is a deadline for the searches
+                    // of this batch, so a budget also stops a puzzle in progress.
+                    let left = self.shared.budget_ns.map(|budget| {
+                        let spent = self.shared.spent_ns[b].load(Ordering::Relaxed) + local_ns;
+                        Duration::from_nanos(budget.saturating_sub(spent))
+                    });
                     let solved = panic::catch_unwind(AssertUnwindSafe(|| {
-                        solver.solve_batch(batch, limit, outcomes)
+                        deadline::within(left, || solver.solve_batch(batch, limit, outcomes))
                     }));
                     // A backend that times its own solving (one in another process, whose
                     // pipe is no solving) is taken at its word; the others by the wall clock.
@@ -189,6 +195,11 @@ impl<'a> Worker<'a> {
                     };
                     let spent = spent.as_nanos().min(u128::from(u64::MAX)) as u64;
                     local_ns += spent;
+                    // The deadline passed during the batch: the budget stopped it.
+                    if left.is_some_and(|left| u128::from(spent) >= left.as_nanos()) {
+                        self.shared.stopped[b].store(true, Ordering::Relaxed);
+                        chunk.tallies[b].budget_spent = true;
+                    }
                     self.mean_ns[b] = (spent / (end - k) as u64).max(1);
                     if let Err(payload) = solved {
                         self.panicked[b] = Some(panic_message(payload.as_ref()));
@@ -245,6 +256,7 @@ impl<'a> Worker<'a> {
                 answer: o.as_ref(),
             }));
             let (referee, referee_solver) = (&self.runner.referee, &mut self.referee);
+            let referee_time = config.referee_time;
             let verdict = judge::judge(
                 &record.puzzle,
                 record.expected.as_ref(),
@@ -257,9 +269,12 @@ impl<'a> Worker<'a> {
                     }
                     let solver = referee_solver.as_mut()?;
                     let puzzle = record.puzzle;
-                    let outcome =
-                        panic::catch_unwind(AssertUnwindSafe(|| solver.solve(&puzzle, limit)))
-                            .ok()?;
+                    // The referee works under its budget: what it cannot finish is unknown,
+                    // and the dispute unsettled.
+                    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                        deadline::within(referee_time, || solver.solve(&puzzle, limit))
+                    }))
+                    .ok()?;
                     Some((referee.name().to_string(), outcome))
                 },
             );

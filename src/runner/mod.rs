@@ -22,10 +22,14 @@
 //!   order before anyone sees them;
 //! - each puzzle's answers are judged by [`crate::judge`]: every solution verified, every
 //!   claim held against the evidence (verified solutions, the file's expected solution), and
-//!   what evidence cannot decide settled by a referee, a complete built-in backend that is not
-//!   in the run ([`Runner::referee`]). Every puzzle with a problem becomes a [`Mismatch`];
+//!   what evidence cannot decide settled by a referee, a fast complete built-in backend that is
+//!   not in the run ([`Runner::referee`]), under a budget ([`Config::referee_max_nodes`],
+//!   [`Config::referee_time`]): a dispute it cannot finish is unsettled. Every puzzle with a
+//!   problem becomes a [`Mismatch`];
 //! - a per-backend time budget ([`Config::time_budget`]) stops a backend on that source when its
-//!   solving time is spent; the report says how many puzzles it covered.
+//!   solving time is spent, also in the middle of a puzzle for the built-in searches (see
+//!   [`crate::solver::deadline`]: that puzzle is `unknown`); the report says how many puzzles
+//!   it covered.
 //!
 //! Optional: a deterministic sample ([`Config::sample`], reservoir sampling, kept in input
 //! order) and a random symmetry per puzzle ([`Config::transform`], see
@@ -63,7 +67,15 @@ pub struct Config {
     pub time_budget: Option<Duration>,
     /// Seed of the random symmetry applied to each puzzle (`None`: puzzles as in the file).
     pub transform: Option<u64>,
+    /// Node budget of the referee for one dispute (`None`: none). A dispute it cannot finish
+    /// within its budget is reported unsettled.
+    pub referee_max_nodes: Option<u64>,
+    /// Time the referee may spend on one dispute (`None`: no limit).
+    pub referee_time: Option<Duration>,
 }
+
+/// Default time the referee may spend on one dispute.
+pub const REFEREE_TIME: Duration = Duration::from_secs(10);
 
 impl Default for Config {
     fn default() -> Self {
@@ -74,6 +86,8 @@ impl Default for Config {
             sample: None,
             time_budget: None,
             transform: None,
+            referee_max_nodes: None,
+            referee_time: Some(REFEREE_TIME),
         }
     }
 }
@@ -485,19 +499,25 @@ pub struct Runner {
     referee: Option<Backend>,
 }
 
-/// Referees in order of preference: the oracle first, then the other exact methods.
-const REFEREES: [&str; 4] = ["basic", "dlx-array", "dlx", "bitmask"];
+/// Referees in order of preference: complete built-in methods, fastest first (`basic`, the
+/// oracle, has no propagation and can take minutes where the others take microseconds).
+pub const REFEREES: [&str; 4] = ["bitmask", "dlx-array", "dlx", "basic"];
 
 impl Runner {
     /// A runner for these backends, in this order (the order changes nothing in the checks).
-    /// Disputes that evidence cannot decide are settled by the first of `basic`, `dlx-array`,
-    /// `dlx`, `bitmask` that is not in the run (by name), or by a fresh `basic` when all are.
+    /// Disputes that evidence cannot decide are settled by the first of [`REFEREES`] that is
+    /// not in the run (by name), or by a fresh `bitmask` when all are, under the budget of
+    /// [`Config::referee_max_nodes`] and [`Config::referee_time`].
     pub fn new(config: Config, backends: Vec<Backend>) -> Runner {
+        let options = Options {
+            max_nodes: config.referee_max_nodes,
+            ..Options::default()
+        };
         let referee = REFEREES
             .iter()
             .find(|r| backends.iter().all(|b| b.name() != **r))
             .or(REFEREES.first())
-            .and_then(|name| Backend::builtin(name, &Options::default()).ok());
+            .and_then(|name| Backend::builtin(name, &options).ok());
         Runner {
             config,
             backends,

@@ -8,6 +8,7 @@
 
 pub mod basic;
 pub mod bitmask;
+pub mod deadline;
 pub mod dlx;
 pub mod dlx_array;
 pub mod exec;
