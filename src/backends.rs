@@ -98,6 +98,12 @@ pub fn default_names() -> impl Iterator<Item = &'static str> {
     BACKENDS.iter().filter(|b| b.default).map(|b| b.name)
 }
 
+/// Whether `name` is an outside backend: an external program (`exec:CMD`) or a function in a
+/// shared library (`lib:PATH:SYMBOL`), whose answers sudobench did not compute.
+pub fn is_outside(name: &str) -> bool {
+    name.starts_with("exec:") || name.starts_with("lib:")
+}
+
 /// Builds a backend from its name: a built-in one, `exec:CMD` for an external program, or
 /// `lib:PATH:SYMBOL` for a function in a shared library (run in a worker process).
 pub fn build(name: &str, options: &Options) -> Result<Box<dyn Solver>, BuildError> {

@@ -105,6 +105,12 @@ pub struct BackendSettings {
     /// Configuration word passed to a `lib:` backend's function (tdoku's `configuration`).
     #[arg(long, default_value_t = 0)]
     pub config: u32,
+    /// Believe the counts of `exec:` and `lib:` backends that nothing else in the run can
+    /// check. By default a built-in referee (bitmask, under --max-nodes and --timeout)
+    /// checks every such count: a `0`, a `1` (is it the only solution?), a `2+` without a
+    /// second solution.
+    #[arg(long)]
+    pub trust_outside: bool,
 }
 
 /// A solution limit: a whole number of at least 1.

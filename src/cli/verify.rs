@@ -134,6 +134,7 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         limit: Limit::TWO,
         threads: args.threads as usize,
         referee_max_nodes: args.settings.referee_budget().0,
+        trust_outside: args.settings.trust_outside,
         referee_time: args.settings.referee_budget().1,
         ..Config::default()
     };

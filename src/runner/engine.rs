@@ -42,6 +42,8 @@ pub(super) struct Chunk {
     data_errors: u64,
     refereed: u64,
     unsettled: u64,
+    /// Outside claims the referee checked and confirmed or refuted (rule 5 of the judge).
+    checked: u64,
     busy: Duration,
     busy_cpu: Duration,
 }
@@ -108,6 +110,7 @@ impl<'a> Worker<'a> {
             data_errors: 0,
             refereed: 0,
             unsettled: 0,
+            checked: 0,
             busy: Duration::ZERO,
             busy_cpu: Duration::ZERO,
         };
@@ -254,6 +257,7 @@ impl<'a> Worker<'a> {
             parties.extend(backends.iter().zip(row.iter()).map(|(b, o)| Party {
                 name: b.name(),
                 answer: o.as_ref(),
+                outside: b.is_outside() && !config.trust_outside,
             }));
             let (referee, referee_solver) = (&self.runner.referee, &mut self.referee);
             let referee_time = config.referee_time;
@@ -288,6 +292,7 @@ impl<'a> Worker<'a> {
             }
             chunk.data_errors += u64::from(!verdict.data_errors.is_empty());
             match &verdict.ruling {
+                Some(r) if r.settled && !r.disputed => chunk.checked += 1,
                 Some(r) if r.settled => chunk.refereed += 1,
                 Some(_) => chunk.unsettled += 1,
                 None => {}
@@ -418,6 +423,7 @@ impl Sink<Item, Chunk> for Deliver<'_> {
         report.data_errors += chunk.data_errors;
         report.refereed += chunk.refereed;
         report.unsettled += chunk.unsettled;
+        report.checked += chunk.checked;
         for m in chunk.mismatches.drain(..) {
             report.mismatch_total += 1;
             if report.mismatches.len() < MAX_KEPT_MISMATCHES {

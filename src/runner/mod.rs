@@ -72,6 +72,9 @@ pub struct Config {
     pub referee_max_nodes: Option<u64>,
     /// Time the referee may spend on one dispute (`None`: no limit).
     pub referee_time: Option<Duration>,
+    /// Believe the counts of outside backends (`exec:`, `lib:`) that nothing in the run can
+    /// check, instead of having the referee check them (the judge's rule 5; default `false`).
+    pub trust_outside: bool,
 }
 
 /// Default time the referee may spend on one dispute.
@@ -88,6 +91,7 @@ impl Default for Config {
             transform: None,
             referee_max_nodes: None,
             referee_time: Some(REFEREE_TIME),
+            trust_outside: false,
         }
     }
 }
@@ -104,12 +108,13 @@ pub struct Sample {
 
 type Factory = dyn Fn() -> Result<Box<dyn Solver>, BuildError> + Send + Sync;
 
-/// A backend to run: its name, whether it is complete, and how to build an instance (one per
-/// worker thread).
+/// A backend to run: its name, whether it is complete, whether it is an outside program or
+/// library, and how to build an instance (one per worker thread).
 #[derive(Clone)]
 pub struct Backend {
     name: Arc<str>,
     complete: bool,
+    outside: bool,
     make: Arc<Factory>,
 }
 
@@ -118,6 +123,7 @@ impl fmt::Debug for Backend {
         f.debug_struct("Backend")
             .field("name", &self.name)
             .field("complete", &self.complete)
+            .field("outside", &self.outside)
             .finish()
     }
 }
@@ -134,6 +140,7 @@ impl Backend {
         Backend {
             name: probe.name().into(),
             complete: probe.is_complete(),
+            outside: false,
             make: Arc::new(move || Ok(Box::new(make()) as Box<dyn Solver>)),
         }
     }
@@ -145,6 +152,7 @@ impl Backend {
         Ok(Backend {
             name: probe.name().into(),
             complete: probe.is_complete(),
+            outside: crate::backends::is_outside(&name),
             make: Arc::new(move || crate::backends::build(&name, &options)),
         })
     }
@@ -157,6 +165,12 @@ impl Backend {
     /// Whether its answers are always decided (see [`Solver::is_complete`]).
     pub fn is_complete(&self) -> bool {
         self.complete
+    }
+
+    /// Whether it is an outside program or library (`exec:`, `lib:`), whose counts the
+    /// referee checks when nothing else in the run can (see [`crate::judge`], rule 5).
+    pub fn is_outside(&self) -> bool {
+        self.outside
     }
 
     fn instance(&self) -> Result<Box<dyn Solver>, BuildError> {
@@ -435,6 +449,9 @@ pub struct SetReport {
     pub refereed: u64,
     /// Puzzles whose dispute nobody could settle (no referee, or it could not decide).
     pub unsettled: u64,
+    /// Puzzles on which the referee checked an outside backend's count that nothing else in
+    /// the run could check (an unsettled check is counted in `unsettled`).
+    pub checked: u64,
     /// The backend that settles disputes evidence cannot decide.
     pub referee: Option<String>,
     /// Why the source could not be read at all (see [`SetReport::unreadable`]).
