@@ -184,3 +184,38 @@ fn the_referee_works_under_its_time_per_dispute() {
     assert_eq!((set.refereed, set.unsettled), (0, 1));
     assert_eq!(set.backends[0].mismatches + set.backends[1].mismatches, 0);
 }
+
+#[test]
+fn undecided_minimality_is_not_called_not_minimal() {
+    let path = format!("{}/data/puzzles2_17_clue.gz", env!("CARGO_MANIFEST_DIR"));
+    let text: String = sudobench::format::Reader::open(&path)
+        .unwrap()
+        .take(20)
+        .map(|r| format!("{}\n", r.unwrap().puzzle))
+        .collect();
+    // Ten nodes decide most 17-clue puzzles but few of their smaller puzzles.
+    let out = run(
+        &["verify", "--minimal", "--max-nodes", "10", "-"],
+        text.as_bytes(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("0 not minimal"), "{stderr}");
+    assert!(stderr.contains("minimality undecided"), "{stderr}");
+    assert!(!stderr.contains(" 0 minimality undecided"), "{stderr}");
+    assert_eq!(out.status.code(), Some(1));
+    // With threads, the same lines.
+    let threaded = run(
+        &[
+            "verify",
+            "--minimal",
+            "--max-nodes",
+            "10",
+            "--threads",
+            "2",
+            "-",
+        ],
+        text.as_bytes(),
+    );
+    assert_eq!(threaded.stdout, out.stdout);
+    assert_eq!(threaded.stderr, out.stderr);
+}
