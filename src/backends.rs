@@ -54,7 +54,8 @@ pub struct BackendInfo {
     /// Whether `bench` runs it when no `--backends` are given.
     pub default: bool,
     /// Its rank as a referee (1 is asked first) when evidence cannot decide a dispute and it
-    /// is not in the run; `None`: never a referee.
+    /// is not in the run; `None`: never a referee. Fastest first: `basic`, the oracle, has no
+    /// propagation and can take minutes where the others take microseconds.
     pub referee_rank: Option<u8>,
     /// The deductions of its logical closure, for a backend that can stop there
     /// (`solve --no-guess`); `None`: it cannot.
@@ -84,7 +85,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     kind: Kind::Search,
     complete: true,
     default: true,
-    referee_rank: Some(1),
+    referee_rank: Some(4),
     closure: None,
     problems: SUDOKU9,
     build: |o| Ok(Box::new(solver::basic::Basic::new(o))),
@@ -95,7 +96,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     kind: Kind::Search,
     complete: true,
     default: true,
-    referee_rank: Some(4),
+    referee_rank: Some(1),
     closure: None,
     problems: SUDOKU9,
     build: |o| Ok(Box::new(solver::bitmask::Bitmask::new(o))),
@@ -274,6 +275,12 @@ fn unknown(name: &str) -> BuildError {
             .collect::<Vec<_>>()
             .join(", "),
     }
+}
+
+/// Whether `name` is an outside backend: an external program (`exec:CMD`) or a function in a
+/// shared library (`lib:PATH:SYMBOL`), whose answers sudobench did not compute.
+pub fn is_outside(name: &str) -> bool {
+    name.starts_with("exec:") || name.starts_with("lib:")
 }
 
 /// Builds a backend from its name: a built-in one, `exec:CMD` for an external program, or

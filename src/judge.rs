@@ -15,6 +15,12 @@
 //! 4. **What evidence cannot decide** (`1` against a `2+` that shows no second solution, say),
 //!    a complete backend that is not a party settles: its answer is judged by the same rules
 //!    and every claim that contradicts it is at fault. The verdict names it.
+//! 5. **An outside claim nothing in the run can check** (a party marked
+//!    [`outside`](Party::outside): an `exec:` program or a `lib:` library) — a count that
+//!    evidence does not prove (`0`, or `1` when uniqueness is asked, or a `2+` without a
+//!    second solution) and that no party of the run's own answers confirms — is checked by the
+//!    referee as in rule 4: a contradicted claim is at fault, and one the referee cannot
+//!    decide is left open (unsettled), never believed.
 //!
 //! Nothing depends on how many backends say what, nor on their order: the same answers give
 //! the same faults in any order.
@@ -159,6 +165,9 @@ pub struct Ruling {
     /// Whether its answer settled the dispute (false: it could not decide, or was itself
     /// refuted, and nobody was blamed for the dispute).
     pub settled: bool,
+    /// Whether parties disagreed (false: they agreed, and the referee was asked only to check
+    /// an outside claim nothing in the run could check, rule 5).
+    pub disputed: bool,
 }
 
 /// The judgement of one puzzle's answers.
@@ -191,8 +200,12 @@ impl Verdict {
         out.extend(self.data_errors.iter().map(|e| e.to_string()));
         if let Some(r) = &self.ruling {
             if !r.settled {
+                let what = match r.disputed {
+                    true => "backends disagree and",
+                    false => "an outside backend's count nothing in the run confirms is unchecked:",
+                };
                 out.push(format!(
-                    "backends disagree and the referee {} could not settle it (it answered {})",
+                    "{what} the referee {} could not settle it (it answered {})",
                     r.referee, r.answer
                 ));
             }
@@ -208,6 +221,10 @@ pub struct Party<'a> {
     pub name: &'a str,
     /// Its answer (`None`: it was not run on this puzzle, e.g. its time budget was spent).
     pub answer: Option<&'a Outcome>,
+    /// Whether it is an outside backend (`exec:`, `lib:`) whose counts must be checked when
+    /// nothing in the run confirms them (rule 5); `false` for the built-in backends and
+    /// for outside ones the user chose to trust.
+    pub outside: bool,
 }
 
 /// Judges one answer on its own (rule 1): what is wrong with it, if anything.
@@ -338,7 +355,26 @@ pub fn judge(
     let Some((_, first_claim)) = claims.next() else {
         return verdict;
     };
-    if claims.all(|(_, c)| c == first_claim) {
+    let disputed = !claims.all(|(_, c)| c == first_claim);
+    // Rule 5: every claim agrees, but one of an outside backend may be unchecked: evidence
+    // does not prove it and no answer of the run's own backends confirms it.
+    let unchecked = || {
+        let proven = evidence.proven();
+        let confirmed = parties.iter().enumerate().any(|(b, p)| {
+            !p.outside
+                && !verdict.blames(b)
+                && p.answer
+                    .is_some_and(|a| claim(a.count(), limit) == Some(first_claim))
+        });
+        let outside = parties.iter().enumerate().any(|(b, p)| {
+            p.outside
+                && !verdict.blames(b)
+                && p.answer.is_some_and(|a| claim(a.count(), limit).is_some())
+        });
+        let proved = first_claim >= limit.get() && proven >= first_claim;
+        outside && !proved && !confirmed
+    };
+    if !disputed && !unchecked() {
         return verdict;
     }
     let Some((name, ruling)) = referee() else {
@@ -346,6 +382,7 @@ pub fn judge(
             referee: "none".to_string(),
             answer: "no referee available".to_string(),
             settled: false,
+            disputed,
         });
         return verdict;
     };
@@ -388,6 +425,7 @@ pub fn judge(
         referee: name,
         answer: ruling.text(limit),
         settled,
+        disputed,
     });
     verdict
 }
@@ -479,6 +517,7 @@ mod tests {
             .map(|(name, o)| Party {
                 name,
                 answer: Some(o),
+                outside: false,
             })
             .collect();
         let mut asked = false;
@@ -631,6 +670,7 @@ mod tests {
         let party = [Party {
             name: "liar",
             answer: Some(&answer),
+            outside: false,
         }];
         let v = judge(&puzzle, Some(&g(SOLUTION)), Limit::TWO, &party, &mut || {
             None
@@ -644,6 +684,7 @@ mod tests {
         let party = [Party {
             name: "honest",
             answer: Some(&answer),
+            outside: false,
         }];
         let mut wrong = g(SOLUTION);
         wrong.set(80, 1);
@@ -656,6 +697,7 @@ mod tests {
         let party = [Party {
             name: "unique?",
             answer: Some(&answer),
+            outside: false,
         }];
         let v = judge(&p(OPEN), Some(&g(OPEN_B)), Limit::TWO, &party, &mut || None);
         assert_eq!(blamed(&v), vec![0]);
@@ -673,14 +715,17 @@ mod tests {
             Party {
                 name: "skipped",
                 answer: None,
+                outside: false,
             },
             Party {
                 name: "unknown",
                 answer: Some(&unknown),
+                outside: false,
             },
             Party {
                 name: "honest",
                 answer: Some(&answer),
+                outside: false,
             },
         ];
         let v = judge(&puzzle, None, Limit::TWO, &parties, &mut || None);

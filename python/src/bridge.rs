@@ -4,6 +4,9 @@
 
 use sudobench::format::{OpenError, Reader};
 use sudobench::judge;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::OnceLock;
 use sudobench::solver::{Count, Limit, Options, Solver};
 use sudobench::{backends, verify, Candidates, Grid};
 
@@ -75,10 +78,19 @@ pub const CHUNK: usize = 256;
 impl Backend {
     /// Builds a backend by name (a built-in one or `exec:CMD`); `max_nodes` bounds every search.
     pub fn build(name: &str, max_nodes: Option<u64>) -> Result<Backend, String> {
-        let options = Options {
+        let mut options = Options {
             max_nodes,
             ..Options::default()
         };
+        if name.starts_with("lib:") {
+            // The interpreter is no sudobench binary: the worker is this extension, entered
+            // through the interpreter in isolated mode (see `LibWorker`).
+            let worker = LIB_WORKER
+                .get()
+                .ok_or("the lib: worker was not set up (call through the sudobench module)")?;
+            options.lib_worker = Some(worker.interpreter.clone());
+            options.lib_worker_args = worker.args();
+        }
         let solver = backends::build(name, &options).map_err(|e| e.to_string())?;
         Ok(Backend {
             solver,
@@ -162,4 +174,48 @@ pub fn read(path: &str) -> Result<Vec<(String, Option<String>)>, ReadError> {
         ));
     }
     Ok(records)
+}
+
+/// How a `lib:` backend runs its worker from Python: the interpreter running this module, in
+/// isolated mode (`-I`: no current directory or script directory on the module path, no
+/// `PYTHON*` variables, no user site; `-S`: no `site` module), loading this very extension
+/// from its file and calling its `_lib_worker`. Nothing is looked up in the current directory:
+/// the interpreter and the extension are named by absolute paths.
+pub struct LibWorker {
+    /// The Python interpreter (`sys.executable`).
+    pub interpreter: PathBuf,
+    /// This extension module's file (`sudobench._native.__file__`).
+    pub extension: PathBuf,
+}
+
+/// The program the worker interpreter runs: load the extension from the path given as its
+/// first argument, serve with the rest, and exit without running any Python shutdown code.
+const WORKER_CODE: &str = "import sys\n\
+from importlib.machinery import ExtensionFileLoader\n\
+from importlib.util import module_from_spec, spec_from_loader\n\
+loader = ExtensionFileLoader('sudobench._native', sys.argv[1])\n\
+module = module_from_spec(spec_from_loader('sudobench._native', loader))\n\
+loader.exec_module(module)\n\
+import os\n\
+os._exit(0 if module._lib_worker(sys.argv[2:]) else 1)\n";
+
+impl LibWorker {
+    /// The arguments before the worker's own.
+    pub fn args(&self) -> Vec<OsString> {
+        vec![
+            "-I".into(),
+            "-S".into(),
+            "-c".into(),
+            WORKER_CODE.into(),
+            self.extension.clone().into_os_string(),
+        ]
+    }
+}
+
+/// Set once, with the GIL held, before the first `lib:` backend is built.
+pub static LIB_WORKER: OnceLock<LibWorker> = OnceLock::new();
+
+/// Runs a worker from its command line (what `_lib_worker` receives).
+pub fn serve_worker(args: &[String]) -> Result<bool, String> {
+    sudobench::solver::plugin::serve_args(args)
 }

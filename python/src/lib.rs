@@ -19,7 +19,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// Names of the built-in backends, for the ``backend`` argument of :func:`count` and
-/// :func:`solve`. ``"exec:CMD"`` (an external program speaking sudobench's line protocol) is
+/// :func:`solve`. ``"exec:CMD"`` (an external program speaking sudobench's line protocol) and
+/// ``"lib:PATH:SYMBOL"`` (a C function with tdoku's signature, run in a worker process) are
 /// accepted there too.
 #[pyfunction]
 fn backends() -> Vec<&'static str> {
@@ -64,7 +65,7 @@ fn count(
         })?;
     let threads = threads_arg(threads)?;
     let max_nodes = max_nodes_arg(max_nodes)?;
-    let first = build(backend, max_nodes)?;
+    let first = build(py, backend, max_nodes)?;
     let input = puzzles_arg(puzzles)?;
     let answers = run(
         py,
@@ -102,7 +103,7 @@ fn solve<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = threads_arg(threads)?;
     let max_nodes = max_nodes_arg(max_nodes)?;
-    let first = build(backend, max_nodes)?;
+    let first = build(py, backend, max_nodes)?;
     let input = puzzles_arg(puzzles)?;
     let answers = run(py, first, backend, max_nodes, &input.puzzles, 2, threads)?;
     let unique = answers.iter().map(|a| match a {
@@ -204,6 +205,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(_lib_worker, m)?)?;
     Ok(())
 }
 
@@ -224,8 +226,44 @@ fn threads_arg(threads: i128) -> PyResult<usize> {
         .ok_or_else(|| PyValueError::new_err(format!("threads must be at least 1, got {threads}")))
 }
 
-fn build(backend: &str, max_nodes: Option<u64>) -> PyResult<Backend> {
+fn build(py: Python<'_>, backend: &str, max_nodes: Option<u64>) -> PyResult<Backend> {
+    if backend.starts_with("lib:") && bridge::LIB_WORKER.get().is_none() {
+        let worker = lib_worker(py)?;
+        let _ = bridge::LIB_WORKER.set(worker);
+    }
     Backend::build(backend, max_nodes).map_err(PyValueError::new_err)
+}
+
+/// The interpreter and the extension's file, both absolute paths, for `lib:` workers.
+fn lib_worker(py: Python<'_>) -> PyResult<bridge::LibWorker> {
+    let interpreter: String = py.import("sys")?.getattr("executable")?.extract()?;
+    let extension: String = py.import("sudobench._native")?.getattr("__file__")?.extract()?;
+    let (interpreter, extension) = (PathBuf::from(interpreter), PathBuf::from(extension));
+    if !interpreter.is_absolute() || !interpreter.is_file() {
+        return Err(PyRuntimeError::new_err(format!(
+            "a lib: backend needs the Python interpreter to run its worker, and sys.executable \
+             ({}) is not a file",
+            interpreter.display()
+        )));
+    }
+    if !extension.is_absolute() {
+        return Err(PyRuntimeError::new_err(format!(
+            "a lib: backend needs this module's file to run its worker, and {} is not an \
+             absolute path",
+            extension.display()
+        )));
+    }
+    Ok(bridge::LibWorker {
+        interpreter,
+        extension,
+    })
+}
+
+/// The worker of a ``lib:`` backend (run by the backend in a Python interpreter of its own,
+/// never by hand): serves puzzles over its standard input and output until they end.
+#[pyfunction]
+fn _lib_worker(py: Python<'_>, args: Vec<String>) -> PyResult<bool> {
+    py.detach(|| bridge::serve_worker(&args)).map_err(PyValueError::new_err)
 }
 
 fn digits(cells: &[u8; 81]) -> String {

@@ -43,7 +43,10 @@ pub struct BenchArgs {
     /// `sudobench backends`).
     #[arg(long, value_delimiter = ',')]
     pub backends: Vec<String>,
-    /// One more backend, taken whole (an `exec:` command may hold commas); repeatable.
+    /// A backend taken whole (an `exec:` command may hold commas); repeatable. Added to those
+    /// of --backends; without --backends only the --backend ones run (not the defaults).
+    /// Counts of `exec:`/`lib:` backends that no built-in backend in the run confirms are
+    /// checked by the referee (see --trust-outside).
     #[arg(long, short)]
     pub backend: Vec<String>,
     /// Count solutions up to this many: 2 decides uniqueness (tdoku's mode), 1 stops at the
@@ -124,6 +127,17 @@ impl BenchArgs {
                 .then(|| Duration::from_secs_f64(self.time_budget)),
             transform: self.transform,
             clock: self.clock,
+            referee_max_nodes: self.settings.referee_budget().0,
+            trust_outside: self.settings.trust_outside,
+            // The referee gets `--timeout` per dispute, and no more than the time budget.
+            referee_time: self
+                .settings
+                .referee_budget()
+                .1
+                .map(|t| match self.time_budget {
+                    b if b > 0.0 => t.min(Duration::from_secs_f64(b)),
+                    _ => t,
+                }),
             ..Config::default()
         })
     }

@@ -114,6 +114,12 @@ pub struct BackendSettings {
     /// Configuration word passed to a `lib:` backend's function (tdoku's `configuration`).
     #[arg(long, default_value_t = 0)]
     pub config: u32,
+    /// Believe the counts of `exec:` and `lib:` backends that nothing else in the run can
+    /// check. By default a built-in referee (bitmask, under --max-nodes and --timeout)
+    /// checks every such count: a `0`, a `1` (is it the only solution?), a `2+` without a
+    /// second solution.
+    #[arg(long)]
+    pub trust_outside: bool,
 }
 
 /// A solution limit: a whole number of at least 1.
@@ -151,6 +157,17 @@ impl BackendSettings {
             });
         }
         options
+    }
+}
+
+impl BackendSettings {
+    /// The referee's budget for one dispute under these flags: `--max-nodes` nodes and
+    /// `--timeout` seconds (the same budgets the backends get), as `(max_nodes, time)`.
+    pub fn referee_budget(&self) -> (Option<u64>, Option<std::time::Duration>) {
+        (
+            self.max_nodes,
+            Some(std::time::Duration::from_secs_f64(self.timeout)),
+        )
     }
 }
 

@@ -235,6 +235,9 @@ fn run_lines(
         limit: lines.limit,
         threads: usize::from(threads),
         chunk_size: CHUNK,
+        referee_max_nodes: args.settings.referee_budget().0,
+        trust_outside: args.settings.trust_outside,
+        referee_time: args.settings.referee_budget().1,
         ..Config::default()
     };
     let runner = Runner::new(config, vec![backend]);

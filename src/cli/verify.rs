@@ -11,12 +11,19 @@ use sudobench::runner::shard::Shard;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, RunError, Runner};
 use sudobench::solver::{Count, Limit, Outcome};
 
+/// `1 mismatch`, `2 mismatches`.
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Output formats of `verify`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum VerifyFormat {
-    /// `puzzle,count,solution` with a header line.
+    /// `puzzle,count,solution` with a header line: the count and solution the judge
+    /// accepts, the count `mismatch` when no answer stands (the problem is on stderr).
     Csv,
-    /// One JSON object per puzzle: source, line, puzzle, count, solution.
+    /// One JSON object per puzzle: source, line, puzzle, count, solution, and mismatch (the
+    /// judge's problems as one string, or null).
     Json,
 }
 
@@ -36,7 +43,10 @@ pub struct VerifyArgs {
     #[arg(long, value_enum, default_value_t = VerifyFormat::Csv)]
     format: VerifyFormat,
     /// Also check that every unique puzzle is minimal: removing any one clue leaves two or
-    /// more solutions (redundant clues are named on stderr; exit 1).
+    /// more solutions (redundant clues are named on stderr; exit 1). Every smaller puzzle is
+    /// judged like the puzzles themselves (cross-checked with --cross-check, an outside
+    /// backend's counts checked by the referee); one whose count is not settled leaves the
+    /// puzzle's minimality undecided (exit 1), which is not counted as "not minimal".
     #[arg(long)]
     minimal: bool,
     /// Worker threads (output stays in input order).
@@ -59,6 +69,8 @@ struct VerifyRow<'a> {
     puzzle: String,
     count: String,
     solution: Option<String>,
+    /// What the judge found wrong with the puzzle's answers, when no answer stands.
+    mismatch: Option<String>,
 }
 
 /// Writes one line per puzzle and tallies the counts.
@@ -74,9 +86,24 @@ struct VerifyObserver {
     /// Puzzles already written that came from a gzip member that then failed its check.
     suspect: u64,
     mismatches: u64,
-    /// With `--minimal`: the backend that counts the smaller puzzles, and the failures.
-    minimal: Option<Box<dyn sudobench::solver::Solver>>,
+    /// Whether `--minimal` was given.
+    check_minimal: bool,
+    /// With `--minimal`: the unique puzzle whose smaller puzzles are coming, and the tallies.
+    minimal: Option<super::minimal::Pending>,
     not_minimal: u64,
+    undecided: u64,
+    /// Source and line of the last puzzle: records with the same are its smaller puzzles.
+    last: Option<(std::sync::Arc<str>, u64)>,
+}
+
+impl VerifyObserver {
+    /// A smaller puzzle sent by `--minimal` (same source and line as its puzzle, which the
+    /// input adapter sends right before them).
+    fn is_smaller(&self, record: &Record) -> bool {
+        self.last
+            .as_ref()
+            .is_some_and(|(source, line)| *line == record.line && *source == record.source)
+    }
 }
 
 impl Observer for VerifyObserver {
@@ -86,30 +113,52 @@ impl Observer for VerifyObserver {
         answers: &[Option<Outcome>],
         mismatch: Option<&Mismatch>,
     ) {
-        self.puzzles += 1;
         if let Some(mismatch) = mismatch {
             self.mismatches += 1;
             eprint!("{mismatch}");
         }
-        let (count, solution) = match answers.first() {
-            Some(Some(o)) => (o.count(), o.solution()),
-            _ => (Count::Unknown, None),
-        };
-        // A solution is only "the" solution when it is unique.
-        let solution = solution.filter(|_| count == Count::Exactly(1));
-        if let (Some(solver), Count::Exactly(1)) = (self.minimal.as_mut(), count) {
-            if let Some(message) = super::minimal::not_minimal(record, solver.as_mut()) {
-                self.not_minimal += 1;
-                eprintln!("error: {message}");
+        let (count, solution) = accepted(answers, mismatch);
+        if self.is_smaller(record) {
+            if let Some(pending) = self.minimal.as_mut().filter(|p| p.is_smaller(record)) {
+                pending.smaller(record, count);
+                if let Some(verdict) = pending.verdict() {
+                    match verdict {
+                        super::minimal::Verdict::Minimal => {}
+                        super::minimal::Verdict::NotMinimal(message) => {
+                            self.not_minimal += 1;
+                            eprintln!("error: {message}");
+                        }
+                        super::minimal::Verdict::Undecided(message) => {
+                            self.undecided += 1;
+                            eprintln!("error: {message}");
+                        }
+                    }
+                    self.minimal = None;
+                }
             }
+            return;
+        }
+        self.puzzles += 1;
+        // A solution is only "the" solution when it is unique.
+        let solution = solution.filter(|_| count == Some(Count::Exactly(1)));
+        self.last = Some((record.source.clone(), record.line));
+        self.minimal = None;
+        if let (true, Some(Count::Exactly(1))) = (self.check_minimal, count) {
+            self.minimal = super::minimal::Pending::start(record);
+            // A pencilmark puzzle has no clues to remove: its minimality stays undecided.
+            self.undecided += u64::from(self.minimal.is_none());
         }
         match count {
-            Count::Exactly(0) => self.none += 1,
-            Count::Exactly(1) => self.unique += 1,
-            Count::Exactly(_) => self.multiple += 1,
-            Count::Unknown => self.unknown += 1,
+            Some(Count::Exactly(0)) => self.none += 1,
+            Some(Count::Exactly(1)) => self.unique += 1,
+            Some(Count::Exactly(_)) => self.multiple += 1,
+            Some(Count::Unknown) | None => self.unknown += 1,
         }
-        let count = count.display(Limit::TWO);
+        // What the judge accepts, or `mismatch` when no answer stands.
+        let count = match count {
+            Some(c) => c.display(Limit::TWO),
+            None => "mismatch".to_string(),
+        };
         let puzzle = record.puzzle.to_string();
         let solution = solution.map(|s| s.to_string());
         let line = match self.format {
@@ -125,6 +174,7 @@ impl Observer for VerifyObserver {
                     puzzle,
                     count,
                     solution,
+                    mismatch: mismatch.map(|m| m.problems.join("; ")),
                 };
                 serde_json::to_string(&row).unwrap_or_default() + "\n"
             }
@@ -136,6 +186,60 @@ impl Observer for VerifyObserver {
         self.malformed += 1;
         self.suspect += error.kind.suspect_records();
         eprintln!("error: {error}");
+    }
+
+    fn idle(&mut self) {
+        self.out.flush();
+    }
+
+    fn done(&self) -> bool {
+        !self.out.is_open()
+    }
+}
+
+/// The count and solution the judge accepts for a puzzle: the first decided answer of a
+/// backend it did not blame (`Count::Unknown` when every answer is undecided), or `None` when
+/// no answer stands (every decided one was blamed, or a dispute is open).
+fn accepted<'a>(
+    answers: &'a [Option<Outcome>],
+    mismatch: Option<&Mismatch>,
+) -> (Option<Count>, Option<&'a sudobench::Grid>) {
+    let open = mismatch.is_some_and(|m| m.ruling.as_ref().is_some_and(|r| !r.settled));
+    if open {
+        return (None, None);
+    }
+    let blamed = |i: usize| {
+        mismatch.is_some_and(|m| {
+            m.answers
+                .get(i)
+                .is_some_and(|(name, _)| m.blamed.contains(name))
+        })
+    };
+    let mut any_blamed = false;
+    for (i, answer) in answers.iter().enumerate() {
+        let Some(o) = answer else { continue };
+        if blamed(i) {
+            any_blamed = true;
+            continue;
+        }
+        if o.count() != Count::Unknown {
+            return (Some(o.count()), o.solution());
+        }
+    }
+    // Every decided answer was blamed: a referee that settled it has the accepted count.
+    let ruled = mismatch
+        .and_then(|m| m.ruling.as_ref())
+        .filter(|r| r.settled)
+        .and_then(|r| match r.answer.split(' ').next() {
+            Some("0") => Some(Count::Exactly(0)),
+            Some("1") => Some(Count::Exactly(1)),
+            Some("2+") => Some(Count::Exactly(2)),
+            _ => None,
+        });
+    match (any_blamed, ruled) {
+        (true, Some(count)) => (Some(count), None),
+        (true, None) => (None, None),
+        (false, _) => (Some(Count::Unknown), None),
     }
 }
 
@@ -152,6 +256,9 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
     let config = Config {
         limit: Limit::TWO,
         threads: args.threads as usize,
+        referee_max_nodes: args.settings.referee_budget().0,
+        trust_outside: args.settings.trust_outside,
+        referee_time: args.settings.referee_budget().1,
         ..Config::default()
     };
     let runner = Runner::new(config, backends);
@@ -166,11 +273,11 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         malformed: 0,
         suspect: 0,
         mismatches: 0,
-        minimal: match args.minimal {
-            true => Some(sudobench::backends::build(&args.backend, &options)?),
-            false => None,
-        },
+        check_minimal: args.minimal,
+        minimal: None,
         not_minimal: 0,
+        undecided: 0,
+        last: None,
     };
     if args.format == VerifyFormat::Csv {
         observer.out.line("puzzle,count,solution");
@@ -178,7 +285,21 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
     let mut unreadable = 0u64;
     let mut window = super::shard::window(args.shard, &args.files)?;
     for file in &args.files {
-        match runner.run_path_part(file, window.as_mut(), &mut observer) {
+        // With --minimal each unique puzzle's smaller puzzles (one clue removed) are sent
+        // through the same runner, right after it: judged and cross-checked like every
+        // puzzle, on the worker threads.
+        let run = match (args.minimal, window.as_mut()) {
+            (false, window) => runner.run_path_part(file, window, &mut observer),
+            (true, Some(_)) => anyhow::bail!("--minimal and --shard do not go together"),
+            (true, None) => match sudobench::format::Reader::open(file) {
+                Ok(reader) => {
+                    let mut source = super::minimal::WithSmaller::new(reader);
+                    runner.run_source(file, &mut source, None, &mut observer)
+                }
+                Err(e) => Err(e.into()),
+            },
+        };
+        match run {
             // A backend that cannot be built (a library that does not load) is a usage
             // error, whatever the file.
             Err(RunError::Build(e)) => return Err(e.into()),
@@ -188,11 +309,14 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
             }
             Ok(_) => {}
         }
+        if observer.done() {
+            break;
+        }
     }
     let o = &observer;
     eprintln!(
         "sudobench verify: {} puzzles: {} unique, {} multiple, {} no solution, {} unknown; \
-         {} malformed, {} unreadable files, {} mismatches (backend {}){}",
+         {} malformed, {} unreadable files, {} (backend {}){}",
         o.puzzles,
         o.unique,
         o.multiple,
@@ -200,7 +324,7 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         o.unknown,
         o.malformed,
         unreadable,
-        o.mismatches,
+        plural(o.mismatches, "mismatch", "mismatches"),
         names.join(" cross-checked by "),
         match o.suspect {
             0 => String::new(),
@@ -210,13 +334,17 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         }
     );
     if args.minimal {
-        eprintln!("sudobench verify: {} not minimal", o.not_minimal);
+        eprintln!(
+            "sudobench verify: {} not minimal, {} minimality undecided",
+            o.not_minimal, o.undecided
+        );
     }
     let fine = o.unique == o.puzzles
         && o.malformed == 0
         && unreadable == 0
         && o.mismatches == 0
-        && o.not_minimal == 0;
+        && o.not_minimal == 0
+        && o.undecided == 0;
     observer.out.finish()?;
     Ok(fine)
 }

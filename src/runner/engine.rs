@@ -6,7 +6,7 @@ use super::{BackendReport, Mismatch, Observer, RunError, Runner, SetReport, MAX_
 use crate::format::{Item, Record};
 use crate::grid::Puzzle;
 use crate::judge::{self, Party, Verdict};
-use crate::solver::{Outcome, Solver, Stopwatch};
+use crate::solver::{deadline, Outcome, Solver, Stopwatch};
 use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, panic_message, thread_cpu_time, SplitMix64};
 use std::io::{self, Read};
@@ -42,6 +42,8 @@ pub(super) struct Chunk {
     data_errors: u64,
     refereed: u64,
     unsettled: u64,
+    /// Outside claims the referee checked and confirmed or refuted (rule 5 of the judge).
+    checked: u64,
     busy: Duration,
     busy_cpu: Duration,
 }
@@ -109,6 +111,7 @@ impl<'a> Worker<'a> {
             data_errors: 0,
             refereed: 0,
             unsettled: 0,
+            checked: 0,
             busy: Duration::ZERO,
             busy_cpu: Duration::ZERO,
         };
@@ -179,9 +182,15 @@ impl<'a> Worker<'a> {
                     // A backend that panics (a user's Solver, say) must not take the run down:
                     // this instance is not called again and answers `unknown` from here on,
                     // and the report says why. Its time is then the runner's own measure.
+                    // With a time budget, what is left of it is a deadline for the searches
+                    // of this batch, so a budget also stops a puzzle in progress.
+                    let left = self.shared.budget_ns.map(|budget| {
+                        let spent = self.shared.spent_ns[b].load(Ordering::Relaxed) + local_ns;
+                        Duration::from_nanos(budget.saturating_sub(spent))
+                    });
                     let watch = Stopwatch::start(clock);
                     let solved = panic::catch_unwind(AssertUnwindSafe(|| {
-                        solver.solve_batch(batch, limit, clock)
+                        deadline::within(left, || solver.solve_batch(batch, limit, clock))
                     }));
                     let (spent, healthy) = match solved {
                         Ok(answer) => {
@@ -200,6 +209,11 @@ impl<'a> Worker<'a> {
                     };
                     let ns = spent.as_nanos().min(u128::from(u64::MAX)) as u64;
                     local_ns = local_ns.saturating_add(ns);
+                    // The deadline passed during the batch: the budget stopped it.
+                    if left.is_some_and(|left| u128::from(ns) >= left.as_nanos()) {
+                        self.shared.stopped[b].store(true, Ordering::Relaxed);
+                        tally.budget_spent = true;
+                    }
                     self.mean_ns[b] = (ns / (end - k) as u64).max(1);
                     // A batch in which the backend failed is not timed: its answers past the
                     // failure cost nothing and would flatter its rate.
@@ -254,8 +268,10 @@ impl<'a> Worker<'a> {
             parties.extend(backends.iter().zip(row.iter()).map(|(b, o)| Party {
                 name: b.name(),
                 answer: o.as_ref(),
+                outside: b.is_outside() && !config.trust_outside,
             }));
             let (referee, referee_solver) = (&self.runner.referee, &mut self.referee);
+            let referee_time = config.referee_time;
             let verdict = judge::judge(
                 &record.puzzle,
                 record.expected.as_ref(),
@@ -268,9 +284,12 @@ impl<'a> Worker<'a> {
                     }
                     let solver = referee_solver.as_mut()?;
                     let puzzle = record.puzzle;
-                    let outcome =
-                        panic::catch_unwind(AssertUnwindSafe(|| solver.solve(&puzzle, limit)))
-                            .ok()?;
+                    // The referee works under its budget: what it cannot finish is unknown,
+                    // and the dispute unsettled.
+                    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                        deadline::within(referee_time, || solver.solve(&puzzle, limit))
+                    }))
+                    .ok()?;
                     Some((referee.name().to_string(), outcome))
                 },
             );
@@ -292,6 +311,7 @@ impl<'a> Worker<'a> {
             }
             chunk.data_errors += u64::from(!verdict.data_errors.is_empty());
             match &verdict.ruling {
+                Some(r) if r.settled && !r.disputed => chunk.checked += 1,
                 Some(r) if r.settled => chunk.refereed += 1,
                 Some(_) => chunk.unsettled += 1,
                 None => {}
@@ -422,6 +442,7 @@ impl Sink<Item, Chunk> for Deliver<'_> {
         report.data_errors += chunk.data_errors;
         report.refereed += chunk.refereed;
         report.unsettled += chunk.unsettled;
+        report.checked += chunk.checked;
         for m in chunk.mismatches.drain(..) {
             report.mismatch_total += 1;
             if report.mismatches.len() < MAX_KEPT_MISMATCHES {

@@ -22,10 +22,14 @@
 //!   order before anyone sees them;
 //! - each puzzle's answers are judged by [`crate::judge`]: every solution verified, every
 //!   claim held against the evidence (verified solutions, the file's expected solution), and
-//!   what evidence cannot decide settled by a referee, a complete built-in backend that is not
-//!   in the run ([`Runner::referee`]). Every puzzle with a problem becomes a [`Mismatch`];
+//!   what evidence cannot decide settled by a referee, a fast complete built-in backend that is
+//!   not in the run ([`Runner::referee`]), under a budget ([`Config::referee_max_nodes`],
+//!   [`Config::referee_time`]): a dispute it cannot finish is unsettled. Every puzzle with a
+//!   problem becomes a [`Mismatch`];
 //! - a per-backend time budget ([`Config::time_budget`]) stops a backend on that source when its
-//!   solving time is spent; the report says how many puzzles it covered.
+//!   solving time is spent, also in the middle of a puzzle for the built-in searches (see
+//!   [`crate::solver::deadline`]: that puzzle is `unknown`); the report says how many puzzles
+//!   it covered.
 //!
 //! Optional: a deterministic sample ([`Config::sample`], reservoir sampling, kept in input
 //! order) and a random symmetry per puzzle ([`Config::transform`], see
@@ -68,7 +72,18 @@ pub struct Config {
     /// The clock solving time is measured by, the same for every backend (see
     /// [`Clock`]); the time budget is spent by it too.
     pub clock: Clock,
+    /// Node budget of the referee for one dispute (`None`: none). A dispute it cannot finish
+    /// within its budget is reported unsettled.
+    pub referee_max_nodes: Option<u64>,
+    /// Time the referee may spend on one dispute (`None`: no limit).
+    pub referee_time: Option<Duration>,
+    /// Believe the counts of outside backends (`exec:`, `lib:`) that nothing in the run can
+    /// check, instead of having the referee check them (the judge's rule 5; default `false`).
+    pub trust_outside: bool,
 }
+
+/// Default time the referee may spend on one dispute.
+pub const REFEREE_TIME: Duration = Duration::from_secs(10);
 
 impl Default for Config {
     fn default() -> Self {
@@ -80,6 +95,9 @@ impl Default for Config {
             time_budget: None,
             transform: None,
             clock: Clock::default(),
+            referee_max_nodes: None,
+            referee_time: Some(REFEREE_TIME),
+            trust_outside: false,
         }
     }
 }
@@ -96,13 +114,15 @@ pub struct Sample {
 
 type Factory = dyn Fn() -> Result<Box<dyn Solver>, BuildError> + Send + Sync;
 
-/// A backend to run: its name, its registry facts, and how to build an instance (one per
-/// worker thread). Nothing is built to make one: the facts are static.
+/// A backend to run: its name, its registry facts, whether it is an outside program or
+/// library, and how to build an instance (one per worker thread). Nothing is built to make
+/// one: the facts are static.
 #[derive(Clone)]
 pub struct Backend {
     name: Arc<str>,
     kind: Kind,
     complete: bool,
+    outside: bool,
     make: Arc<Factory>,
 }
 
@@ -112,6 +132,7 @@ impl fmt::Debug for Backend {
             .field("name", &self.name)
             .field("kind", &self.kind)
             .field("complete", &self.complete)
+            .field("outside", &self.outside)
             .finish()
     }
 }
@@ -129,6 +150,7 @@ impl Backend {
             name: name.into(),
             kind: Kind::Outside,
             complete,
+            outside: false,
             make: Arc::new(move || Ok(Box::new(make()) as Box<dyn Solver>)),
         }
     }
@@ -143,6 +165,7 @@ impl Backend {
             name: name.into(),
             kind: facts.kind,
             complete: facts.complete,
+            outside: crate::backends::is_outside(name),
             make: Arc::new(move || crate::backends::build(&owned, &options)),
         })
     }
@@ -160,6 +183,12 @@ impl Backend {
     /// What kind of method it is.
     pub fn kind(&self) -> Kind {
         self.kind
+    }
+
+    /// Whether it is an outside program or library (`exec:`, `lib:`), whose counts the
+    /// referee checks when nothing else in the run can (see [`crate::judge`], rule 5).
+    pub fn is_outside(&self) -> bool {
+        self.outside
     }
 
     fn instance(&self) -> Result<Box<dyn Solver>, BuildError> {
@@ -459,6 +488,9 @@ pub struct SetReport {
     pub refereed: u64,
     /// Puzzles whose dispute nobody could settle (no referee, or it could not decide).
     pub unsettled: u64,
+    /// Puzzles on which the referee checked an outside backend's count that nothing else in
+    /// the run could check (an unsettled check is counted in `unsettled`).
+    pub checked: u64,
     /// The backend that settles disputes evidence cannot decide.
     pub referee: Option<String>,
     /// Why the source could not be read at all (see [`SetReport::unreadable`]).
@@ -527,14 +559,19 @@ impl Runner {
     /// A runner for these backends, in this order (the order changes nothing in the checks).
     /// Disputes that evidence cannot decide are settled by the best-ranked referee of the
     /// registry ([`crate::backends::referees`]) that is not in the run (by name), or by a
-    /// fresh instance of the best one when all are.
+    /// fresh instance of the best one when all are, under the budget of
+    /// [`Config::referee_max_nodes`] and [`Config::referee_time`].
     pub fn new(config: Config, backends: Vec<Backend>) -> Runner {
+        let options = Options {
+            max_nodes: config.referee_max_nodes,
+            ..Options::default()
+        };
         let mut ranked = crate::backends::referees().peekable();
         let best = ranked.peek().copied();
         let referee = ranked
             .find(|r| backends.iter().all(|b| b.name() != r.name))
             .or(best)
-            .and_then(|r| Backend::builtin(r.name, &Options::default()).ok());
+            .and_then(|r| Backend::builtin(r.name, &options).ok());
         Runner {
             config,
             backends,

@@ -137,3 +137,36 @@ impl Solver for Basic {
         search.outcome()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Candidates;
+    use crate::solver::{deadline, Count};
+    use std::time::Instant;
+
+    /// A pencilmark position with two solutions on which `basic`, without propagation,
+    /// needs tens of millions of nodes (other backends answer in microseconds).
+    pub(crate) const SLOW: &str = "12.4567..1234.6......4.678..23456..9.23.567891.3...78..234...891234.6.8912..56789.23..678.123.5.78..2345...912.456.8.1.34.67.91.3.56..91.3..67.91..4..7.91.3...78.12.45...9..3.56.89123....8.1.3456.891..456.8..234.6..91...5.7891.3.5678.12..567..12.4.6.8..234567..1...567.912....789.23..678912...678.1..45.78.12345.7..1.34..78912.4..78..234.6.89..3456.8912.4.6.89..3456...123..67..1.345.78.1.34..7891234...8..23..67..1234.67....3.567.9.23.5.7.9.234.6.89..345.78..234.678..2.456.8..23..6789..34..7.9.2...678.1..456.891..456789..34.6.8912..567.9123....891..4.6.8912.45.78..23456.8.....5.7891.3.5.78.12.4.6.8.1.34567...234..7891.34.6..912345.78.1.3.56.89123.567.9...456.89123456.8..2.4...89.2.456.89..34.678.12.4567....345.78.....56789";
+
+    fn slow() -> Puzzle {
+        Puzzle::Candidates(Candidates::from_bytes(SLOW.as_bytes()).expect("pencilmarks"))
+    }
+
+    #[test]
+    fn the_node_budget_and_the_deadline_stop_a_search_in_progress() {
+        let limited = Options {
+            max_nodes: Some(10_000),
+            ..Options::default()
+        };
+        let out = Basic::new(&limited).solve(&slow(), Limit::TWO);
+        assert_eq!(out.count(), Count::Unknown);
+        assert_eq!(out.stats().nodes, 10_001);
+        // No node budget, a deadline already passed: it stops at its first node.
+        let mut basic = Basic::new(&Options::default());
+        let out =
+            deadline::with_deadline(Some(Instant::now()), || basic.solve(&slow(), Limit::TWO));
+        assert_eq!(out.count(), Count::Unknown);
+        assert_eq!(out.stats().nodes, 1);
+    }
+}

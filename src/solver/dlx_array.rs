@@ -264,7 +264,7 @@ impl DlxArray {
         'search: loop {
             stats.nodes += 1;
             let mut stop = false;
-            if stats.nodes > max_nodes {
+            if stats.nodes > max_nodes || super::deadline::due(stats.nodes) {
                 stats.guesses = Some(guesses);
                 return Outcome::searched(found, true, first, second, stats);
             }

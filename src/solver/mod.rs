@@ -10,6 +10,7 @@ pub mod basic;
 pub mod bitmask;
 mod clock;
 mod group_cpu;
+pub mod deadline;
 pub mod dlx;
 pub mod dlx_array;
 pub mod exec;

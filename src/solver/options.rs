@@ -45,12 +45,20 @@ pub struct Options {
     /// function (tdoku's `configuration`; 0 by default).
     pub lib_config: u32,
     /// The program a `lib:` backend runs as its worker process (`None`: the running
-    /// executable, which must then be the `sudobench` binary). A crate that uses `lib:` from
-    /// its own program points this at a `sudobench` binary; see [`crate::solver::plugin`].
+    /// executable, which must then be a `sudobench` binary: its file name must start with
+    /// `sudobench`, so that no other program is ever handed the worker's arguments). A crate
+    /// that uses `lib:` from its own program points this at a `sudobench` binary; see
+    /// [`crate::solver::plugin`]. It is run by its path, never looked up in the current
+    /// directory.
     pub lib_worker: Option<PathBuf>,
     /// Each backend's own settings, at most one value per type ([`Options::get`],
     /// [`Options::set`]).
     pub settings: Settings,
+    /// Arguments put before the worker's own (`lib-worker --progress-fd …`) when
+    /// [`lib_worker`](Options::lib_worker) is run: for a worker that is not the `sudobench`
+    /// binary but enters [`crate::solver::plugin::serve_args`] another way (the Python
+    /// package runs its interpreter in isolated mode on its own extension module).
+    pub lib_worker_args: Vec<std::ffi::OsString>,
 }
 
 /// Backends' own settings, at most one value per type.
@@ -93,6 +101,7 @@ impl PartialEq for Options {
             && self.exec_timeout == other.exec_timeout
             && self.lib_config == other.lib_config
             && self.lib_worker == other.lib_worker
+            && self.lib_worker_args == other.lib_worker_args
             && settings_in(self, other)
             && settings_in(other, self)
     }
@@ -109,6 +118,7 @@ impl Default for Options {
             lib_config: 0,
             lib_worker: None,
             settings: Settings::default(),
+            lib_worker_args: Vec::new(),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! What a depth-first search for up to `limit` solutions has found so far, and its node
-//! budget: the bookkeeping `basic`, `bitmask` and `logic` share.
+//! budgets (nodes, and the thread's deadline): the bookkeeping `basic`, `bitmask` and `logic` share.
 
 use super::{Limit, Outcome, Stats};
 use crate::grid::Grid;
@@ -33,11 +33,12 @@ impl Progress {
         }
     }
 
-    /// Counts a node; false once the node budget is spent, and the search must stop.
+    /// Counts a node; false once the node budget is spent or the thread's deadline
+    /// ([`super::deadline`]) has passed, and the search must stop.
     #[inline(always)]
     pub(crate) fn enter(&mut self) -> bool {
         self.stats.nodes += 1;
-        if self.stats.nodes > self.max_nodes {
+        if self.stats.nodes > self.max_nodes || super::deadline::due(self.stats.nodes) {
             self.out_of_budget = true;
             return false;
         }

@@ -22,6 +22,11 @@
  *               (counting from the first) a wrong one: two cells of its first row swapped
  *   sb_over     on call number `configuration` returns limit + 1 solutions
  *   sb_blank    counts correctly but never writes a solution, not even at limit 1
+ *   sb_zero     lies: no solution, for every puzzle
+ *   sb_one      lies: at most one solution (a correct one), for every puzzle
+ *   sb_two_below  lies: for a puzzle of fewer than `configuration` clues, claims `limit`
+ *               solutions without showing a second (it writes the first at limit 1); else
+ *               as sb_solve
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -177,4 +182,22 @@ size_t sb_blank(const char *p, size_t limit, uint32_t config, char *sol, size_t 
     char ignored[81];
     (void)sol;
     return solve(p, limit, config & NO_GUESSES, ignored, g);
+}
+
+size_t sb_zero(const char *p, size_t limit, uint32_t config, char *sol, size_t *g) {
+    (void)p, (void)limit, (void)config, (void)sol, (void)g;
+    return 0;
+}
+
+size_t sb_one(const char *p, size_t limit, uint32_t config, char *sol, size_t *g) {
+    (void)limit, (void)config;
+    return solve(p, 1, FILL, sol, g);
+}
+
+size_t sb_two_below(const char *p, size_t limit, uint32_t config, char *sol, size_t *g) {
+    size_t clues = 0;
+    for (int i = 0; i < 81; i++) clues += p[i] >= '1' && p[i] <= '9';
+    size_t found = solve(p, limit, 0, sol, g);
+    if (clues < config && found > 0 && limit > 1) return limit;
+    return found;
 }

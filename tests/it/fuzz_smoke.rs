@@ -1,6 +1,7 @@
 //! Short proptest versions of the two fuzz targets in `fuzz/`, so every CI run exercises them:
-//! arbitrary bytes (plain and gzipped) through the reader, and arbitrary grids through every
-//! backend. Nothing may panic; answers must verify and agree with the oracle.
+//! arbitrary bytes (plain and gzipped) through the reader, and arbitrary grids and 729-character
+//! pencilmark lines through every backend. Nothing may panic; answers must verify and agree
+//! with the oracle.
 
 use flate2::write::GzEncoder;
 use proptest::prelude::*;
@@ -34,6 +35,8 @@ fn puzzle_like() -> impl Strategy<Value = Vec<u8>> {
         Just(b" ".to_vec()),
         Just(b"quizzes,solutions\n".to_vec()),
         Just(".".repeat(80).into_bytes()),
+        Just("123456789".repeat(81).into_bytes()),
+        Just(".23456789".repeat(81).into_bytes()),
         any::<u8>().prop_map(|b| vec![b]),
     ];
     prop::collection::vec(atom, 0..60).prop_map(|parts| parts.concat())
@@ -68,6 +71,46 @@ proptest! {
     }
 }
 
+/// Every built-in backend on one puzzle, with a node budget: no panic, answers that pass the
+/// typed check, complete backends that decide agree with `basic`, nobody at fault together.
+fn every_backend_on(puzzle: &sudobench::grid::Puzzle) -> Result<(), TestCaseError> {
+    let puzzle = *puzzle;
+    let grid = &puzzle;
+    let options = Options {
+        max_nodes: Some(20_000),
+        ..Options::default()
+    };
+    let mut oracle = None;
+    let mut answers = Vec::new();
+    for name in backends::builtin_names() {
+        let mut backend = backends::build(name, &options).expect("builds");
+        let out = backend.solve(&puzzle, Limit::TWO);
+        // The typed check every command uses.
+        let problem = judge::check_answer(&puzzle, Limit::TWO, &out);
+        prop_assert!(problem.is_none(), "{name}: {problem:?}");
+        if name == "basic" {
+            oracle = Some(out.count());
+        } else if let (Some(Count::Exactly(want)), Count::Exactly(got), true) =
+            (oracle, out.count(), backend.is_complete())
+        {
+            prop_assert_eq!(got, want, "{} disagrees with basic on {}", name, grid);
+        }
+        answers.push((name, out));
+    }
+    // Judged together, nobody is at fault.
+    let parties: Vec<judge::Party> = answers
+        .iter()
+        .map(|(name, out)| judge::Party {
+            name,
+            answer: Some(out),
+            outside: false,
+        })
+        .collect();
+    let verdict = judge::judge(&puzzle, None, Limit::TWO, &parties, &mut || None);
+    prop_assert!(verdict.faults.is_empty(), "{:?}", verdict.faults);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
 
@@ -79,31 +122,24 @@ proptest! {
         let mut array = [0u8; 81];
         array.copy_from_slice(&cells);
         let grid = Grid::from_cells(array).expect("values 0..=9");
-        let options = Options { max_nodes: Some(20_000), ..Options::default() };
-        let mut oracle = None;
-        let puzzle = sudobench::grid::Puzzle::Grid(grid);
-        let mut answers = Vec::new();
-        for name in backends::builtin_names() {
-            let mut backend = backends::build(name, &options).expect("builds");
-            let out = backend.solve(&puzzle, Limit::TWO);
-            // The typed check every command uses.
-            let problem = judge::check_answer(&puzzle, Limit::TWO, &out);
-            prop_assert!(problem.is_none(), "{name}: {problem:?}");
-            if name == "basic" {
-                oracle = Some(out.count());
-            } else if let (Some(Count::Exactly(want)), Count::Exactly(got), true) =
-                (oracle, out.count(), backend.is_complete())
-            {
-                prop_assert_eq!(got, want, "{} disagrees with basic on {}", name, grid);
-            }
-            answers.push((name, out));
-        }
-        // Judged together, nobody is at fault.
-        let parties: Vec<judge::Party> = answers
+        every_backend_on(&sudobench::grid::Puzzle::Grid(grid))?;
+    }
+
+    /// Arbitrary 729-character pencilmark lines, as a file holds them: mostly full cells (so
+    /// that many positions are solvable, some with many solutions), some cut down, some empty.
+    #[test]
+    fn backends_survive_arbitrary_pencilmark_lines(
+        masks in prop::collection::vec(prop_oneof![5 => Just(0x1ffu16), 3 => 1u16..0x200, 1 => Just(0u16)], 81)
+    ) {
+        let line: String = masks
             .iter()
-            .map(|(name, out)| judge::Party { name, answer: Some(out) })
+            .flat_map(|m| (0..9).map(move |d| if m >> d & 1 == 1 { char::from(b'1' + d) } else { '.' }))
             .collect();
-        let verdict = judge::judge(&puzzle, None, Limit::TWO, &parties, &mut || None);
-        prop_assert!(verdict.faults.is_empty(), "{:?}", verdict.faults);
+        let record = Reader::new("smoke", Cursor::new(format!("{line}\n").into_bytes()))
+            .next()
+            .expect("one record")
+            .expect("a well-formed pencilmark line");
+        prop_assert!(matches!(record.puzzle, sudobench::grid::Puzzle::Candidates(_)));
+        every_backend_on(&record.puzzle)?;
     }
 }

@@ -8,6 +8,7 @@ mod dlx_crosscheck;
 mod exec;
 mod fuzz_smoke;
 mod generate;
+mod hostile;
 mod logic;
 mod plugin;
 mod properties;

@@ -479,3 +479,189 @@ fn the_library_api_runs_the_worker_it_is_told_to() {
     assert!(solver.measured_time().is_some());
     assert!(solver.fault().is_none());
 }
+
+/// Lines of a data set's first `n` records.
+fn data_lines(file: &str, n: usize) -> String {
+    let path = root().join("data").join(file);
+    sudobench::format::Reader::open(path.to_str().expect("path"))
+        .expect("data opens")
+        .take(n)
+        .map(|r| format!("{}\n", r.expect("record").puzzle))
+        .collect()
+}
+
+#[test]
+fn an_outside_backend_alone_is_checked_by_a_built_in_referee() {
+    let unique = data_lines("puzzles3_magictour_top1465.gz", 5);
+    // `bench --backend lib:…` alone: a library answering 0 to everything is caught.
+    let zero = lib("sb_zero");
+    let out = sudobench(
+        &["bench", "--backend", &zero, "--format", "csv", "-"],
+        &unique,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("claimed no solution"),
+        "{}",
+        stderr(&out)
+    );
+    // Trusted on request: nothing checks it, and nothing is found.
+    let out = sudobench(
+        &[
+            "bench",
+            "--backend",
+            &zero,
+            "--trust-outside",
+            "--format",
+            "csv",
+            "-",
+        ],
+        &unique,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // `solve --backend lib:…`: "unique" for puzzles with two or more solutions is refuted.
+    let several = data_lines("puzzles7_serg_benchmark.gz", 3);
+    let out = sudobench(&["solve", "--backend", &lib("sb_one")], &several);
+    assert_eq!(out.status.code(), Some(1));
+    let got = lines(&out);
+    assert_eq!(got.len(), 3);
+    assert!(
+        got.iter()
+            .all(|l| l.contains("claimed exactly one solution")),
+        "{got:?}"
+    );
+    // `count` with an exec: program too; an honest one passes the check.
+    let out = sudobench(
+        &["count", "--backend", "exec:while read p l; do echo 0; done"],
+        &unique,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let out = sudobench(&["count", "--backend", &lib("sb_solve")], &unique);
+    assert_eq!(lines(&out), vec!["1"; 5], "{}", stderr(&out));
+}
+
+#[test]
+fn the_library_api_never_hands_the_worker_arguments_to_another_program() {
+    // This test binary is not sudobench: it must not be run as the worker (another program,
+    // a Python interpreter say, could take `lib-worker` for a file to run).
+    let err = sudobench::backends::build(&lib("sb_solve"), &Options::default())
+        .err()
+        .expect("not a sudobench binary");
+    assert!(
+        err.to_string().contains("is not the sudobench binary"),
+        "{err}"
+    );
+}
+
+/// A unique 18-clue puzzle with exactly one redundant clue: the first 17-clue puzzle (minimal,
+/// as every 17-clue puzzle is) with one more clue of its solution.
+fn not_minimal() -> String {
+    let line = data_lines("puzzles2_17_clue.gz", 1);
+    let puzzle = line.trim();
+    let out = sudobench(&["solve"], &format!("{puzzle}\n"));
+    let solution = lines(&out)[0].clone();
+    let cell = puzzle.find('.').expect("an empty cell");
+    let mut more = puzzle.as_bytes().to_vec();
+    more[cell] = solution.as_bytes()[cell];
+    String::from_utf8(more).expect("ascii")
+}
+
+#[test]
+fn verify_minimal_judges_the_smaller_puzzles() {
+    let puzzle = format!("{}\n", not_minimal());
+    // The library claims 2+ without a second solution below 18 clues: every smaller puzzle
+    // would look ambiguous. The referee checks those claims, and the redundant clue is found.
+    let liar = lib("sb_two_below");
+    let out = sudobench(
+        &[
+            "verify",
+            "--minimal",
+            "--backend",
+            &liar,
+            "--config",
+            "18",
+            "-",
+        ],
+        &puzzle,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not minimal: 1 redundant clue"),
+        "{}",
+        stderr(&out)
+    );
+    // Cross-checked, even when the outside backend is trusted.
+    let out = sudobench(
+        &[
+            "verify",
+            "--minimal",
+            "--cross-check",
+            "--trust-outside",
+            "--backend",
+            &liar,
+            "--config",
+            "18",
+            "-",
+        ],
+        &puzzle,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not minimal: 1 redundant clue"),
+        "{}",
+        stderr(&out)
+    );
+    // "1" everywhere: the smaller puzzles' 2+ is shown by the referee; nothing is called
+    // redundant, and the lies are mismatches.
+    let minimal = data_lines("puzzles2_17_clue.gz", 1);
+    let out = sudobench(
+        &["verify", "--minimal", "--backend", &lib("sb_one"), "-"],
+        &minimal,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("0 not minimal"), "{err}");
+    assert!(err.contains("17 mismatches"), "{err}");
+}
+
+#[test]
+fn verify_writes_what_the_judge_accepts_not_refuted_claims() {
+    // Kaggle puzzles come with verified solutions: a library's 0 is refuted by them.
+    let kaggle = root().join("data/puzzles0_kaggle.csv.gz");
+    let text: String = std::iter::once("quizzes,solutions\n".to_string())
+        .chain(
+            sudobench::format::Reader::open(kaggle.to_str().expect("path"))
+                .expect("data")
+                .take(3)
+                .map(|r| {
+                    let r = r.expect("record");
+                    format!("{},{}\n", r.puzzle.to_line(), r.expected.expect("solution"))
+                }),
+        )
+        .collect();
+    let zero = lib("sb_zero");
+    let out = sudobench(&["verify", "--backend", &zero, "-"], &text);
+    let got = lines(&out);
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert!(
+        got[1..].iter().all(|l| l.ends_with(",mismatch,")),
+        "{got:?}"
+    );
+    let out = sudobench(
+        &["verify", "--backend", &zero, "--format", "json", "-"],
+        &text,
+    );
+    for l in lines(&out) {
+        assert!(l.contains("\"count\":\"mismatch\""), "{l}");
+        assert!(l.contains("\"mismatch\":\"lib:"), "{l}");
+    }
+    // With --cross-check a refuted "1" is not written with its grid: sat's 2+ stands.
+    let several = data_lines("puzzles7_serg_benchmark.gz", 2);
+    let out = sudobench(
+        &["verify", "--cross-check", "--backend", &lib("sb_one"), "-"],
+        &several,
+    );
+    let got = lines(&out);
+    assert!(got[1..].iter().all(|l| l.ends_with(",2+,")), "{got:?}");
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -198,17 +198,17 @@ fn a_claim_evidence_cannot_decide_is_settled_by_a_referee_outside_the_run() {
         .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
         .unwrap();
     // Puzzles 5..40 step 5 are unique top1465 puzzles; 45 and 50 already have 2+. A `2`
-    // without a second solution against basic's `1`: evidence cannot decide, so `dlx-array`
+    // without a second solution against basic's `1`: evidence cannot decide, so `bitmask`
     // (the first referee not in the run) settles it.
-    assert_eq!(runner.referee().map(|r| r.name()), Some("dlx-array"));
-    assert_eq!(set.referee.as_deref(), Some("dlx-array"));
+    assert_eq!(runner.referee().map(|r| r.name()), Some("bitmask"));
+    assert_eq!(set.referee.as_deref(), Some("bitmask"));
     assert_eq!(set.mismatch_total, 8);
     assert_eq!((set.refereed, set.unsettled), (8, 0));
     assert_eq!(set.backends[1].mismatches, 8);
     assert_eq!(set.backends[0].mismatches, 0);
     let problem = &set.mismatches[0].problems[0];
     assert!(
-        problem.contains("wrong counted 2+, but the referee dlx-array counted 1"),
+        problem.contains("wrong counted 2+, but the referee bitmask counted 1"),
         "{problem}"
     );
 }

@@ -54,9 +54,14 @@
 //! are not the backend's concern: the judge blames them on it like on any backend.
 //!
 //! # Using `lib:` from another program
-//! The worker is the running executable unless [`Options::lib_worker`] says otherwise, so a
-//! crate that builds `lib:` backends from its own binary sets it to a `sudobench` binary
-//! (`cargo install` it, or `env!("CARGO_BIN_EXE_sudobench")` in its tests).
+//! The worker is the running executable unless [`Options::lib_worker`] says otherwise, and
+//! only when that executable is a `sudobench` binary (its file name starts with `sudobench`):
+//! no other program is ever handed the worker's arguments (a Python interpreter would run a
+//! file named `lib-worker` in the current directory). A crate that builds `lib:` backends from
+//! its own binary sets it to a `sudobench` binary (`cargo install` it, or
+//! `env!("CARGO_BIN_EXE_sudobench")` in its tests), or to a program that enters
+//! [`serve_args`] with [`Options::lib_worker_args`] before the worker's arguments (the Python
+//! package runs its interpreter in isolated mode on its own extension module).
 
 mod wire;
 mod worker;
@@ -223,11 +228,11 @@ impl Plugin {
         };
         let program = match &options.lib_worker {
             Some(p) => p.clone(),
-            None => std::env::current_exe()
-                .map_err(|e| invalid(format!("cannot find the sudobench binary to run: {e}")))?,
+            None => sudobench_exe().map_err(invalid)?,
         };
         let (worker, startup) = start(
             &program,
+            &options.lib_worker_args,
             &path,
             symbol,
             options.lib_config,
@@ -361,9 +366,57 @@ impl Plugin {
     }
 }
 
+/// The running executable, when it is a `sudobench` binary (its file name starts with
+/// `sudobench`): another program (a Python interpreter, a user's binary) must never be handed
+/// the worker's arguments, which it could take for a file to run.
+fn sudobench_exe() -> Result<std::path::PathBuf, String> {
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find the sudobench binary to run: {e}"))?;
+    let name = exe.file_name().map(|n| n.to_string_lossy().into_owned());
+    match name {
+        Some(n) if n.starts_with("sudobench") => Ok(exe),
+        _ => Err(format!(
+            "the running program {} is not the sudobench binary, so it cannot be the lib: \
+             worker (from another program, set Options::lib_worker to a sudobench binary)",
+            exe.display()
+        )),
+    }
+}
+
+/// Runs a worker from its command line as the backend writes it (`lib-worker --progress-fd
+/// FD --config N -- PATH SYMBOL`, the first word optional), for a program that is not the
+/// `sudobench` binary but is run as a worker through [`Options::lib_worker`] and
+/// [`Options::lib_worker_args`]. Returns whether it ended normally, or why the arguments are
+/// not a worker's.
+pub fn serve_args<S: AsRef<str>>(args: &[S]) -> Result<bool, String> {
+    let mut args = args.iter().map(AsRef::as_ref).peekable();
+    if args.peek() == Some(&WORKER_COMMAND) {
+        args.next();
+    }
+    let (mut fd, mut config, mut rest) = (None, 0u32, Vec::new());
+    while let Some(arg) = args.next() {
+        match arg {
+            "--progress-fd" => fd = args.next().and_then(|v| v.parse::<i32>().ok()),
+            "--config" => {
+                config = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or("--config needs a whole number")?
+            }
+            "--" => rest.extend(args.by_ref()),
+            other => rest.push(other),
+        }
+    }
+    match (fd, rest.as_slice()) {
+        (Some(fd), [path, symbol]) => Ok(serve(path, symbol, config, fd)),
+        _ => Err("expected lib-worker --progress-fd FD [--config N] -- PATH SYMBOL".into()),
+    }
+}
+
 /// Starts a worker and waits for its handshake; the worker and its start-up time.
 fn start(
     program: &Path,
+    prefix: &[std::ffi::OsString],
     path: &str,
     symbol: &str,
     config: u32,
@@ -374,6 +427,7 @@ fn start(
     let fd = progress.fd().as_raw_fd();
     let mut command = Command::new(program);
     command
+        .args(prefix)
         .arg(WORKER_COMMAND)
         .arg("--progress-fd")
         .arg(fd.to_string())

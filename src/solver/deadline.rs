@@ -1,0 +1,77 @@
+//! A deadline for the searches running on the current thread: past it, `basic`, `bitmask`,
+//! `logic` and `dlx-array` stop and answer `unknown`, as they do when their node budget is
+//! spent.
+//!
+//! The runner sets one around every batch of a backend with a time budget (what is left of
+//! the budget) and around every call of the referee (its time per dispute), so that a budget
+//! stops a puzzle in progress, not only the next one. It is a thread-local setting rather
+//! than an argument of [`Solver::solve`](super::Solver::solve) so that every backend keeps
+//! the one signature; a search reads the clock only once every [`CHECK_EVERY`] nodes.
+
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+/// A search looks at the clock at its first node and then once every this many nodes.
+pub const CHECK_EVERY: u64 = 1024;
+
+thread_local! {
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with a deadline for the searches on this thread (`None`: none beyond an
+/// enclosing one). Deadlines nest: the earlier one holds. The previous deadline is restored
+/// afterwards, also when `f` panics.
+pub fn with_deadline<R>(deadline: Option<Instant>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Instant>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DEADLINE.with(|d| d.set(self.0));
+        }
+    }
+    let previous = DEADLINE.with(Cell::get);
+    let effective = match (previous, deadline) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    DEADLINE.with(|d| d.set(effective));
+    let _restore = Restore(previous);
+    f()
+}
+
+/// Runs `f` with a deadline `time` from now (`None`: no new deadline).
+pub fn within<R>(time: Option<Duration>, f: impl FnOnce() -> R) -> R {
+    with_deadline(time.and_then(|t| Instant::now().checked_add(t)), f)
+}
+
+/// Whether this thread's deadline has passed.
+pub fn passed() -> bool {
+    DEADLINE.with(|d| d.get().is_some_and(|t| Instant::now() >= t))
+}
+
+/// Whether a search at node `nodes` (counted from 1) should stop for the deadline: the
+/// clock is read at the first node and every [`CHECK_EVERY`] nodes after it.
+#[inline(always)]
+pub(crate) fn due(nodes: u64) -> bool {
+    nodes % CHECK_EVERY == 1 && passed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deadlines_nest_and_are_restored() {
+        assert!(!passed());
+        let past = Instant::now();
+        with_deadline(Some(past), || {
+            assert!(passed());
+            // A later inner deadline does not extend the outer one.
+            within(Some(Duration::from_secs(3600)), || assert!(passed()));
+            assert!(passed());
+        });
+        assert!(!passed());
+        let result = std::panic::catch_unwind(|| with_deadline(Some(past), || panic!("inside")));
+        assert!(result.is_err());
+        assert!(!passed(), "restored after a panic");
+    }
+}

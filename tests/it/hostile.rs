@@ -1,0 +1,221 @@
+//! The second hostile-user pass (issue "a hang, a security hole, and claims that still get
+//! through"): every budget holds, also for the referee and in the middle of a puzzle; outside
+//! claims are checked; `verify` writes only what the judge accepts; the reader keeps every
+//! record; argument errors say what is wrong.
+
+use crate::common::{run, run_in, EASY, EASY_SOLUTION};
+use std::num::NonZeroU32;
+use std::time::Duration;
+use sudobench::grid::Candidates;
+use sudobench::runner::{Backend, Config, NoObserver, Runner};
+use sudobench::solver::{Count, Limit, Options, Outcome, Solver, Stats};
+use sudobench::{Grid, Puzzle};
+
+/// A pencilmark position with two solutions on which `basic` (no propagation) needs tens of
+/// millions of nodes and `bitmask` a handful.
+pub const SLOW_FOR_BASIC: &str = "12.4567..1234.6......4.678..23456..9.23.567891.3...78..234...891234.6.8912..56789.23..678.123.5.78..2345...912.456.8.1.34.67.91.3.56..91.3..67.91..4..7.91.3...78.12.45...9..3.56.89123....8.1.3456.891..456.8..234.6..91...5.7891.3.5678.12..567..12.4.6.8..234567..1...567.912....789.23..678912...678.1..45.78.12345.7..1.34..78912.4..78..234.6.89..3456.8912.4.6.89..3456...123..67..1.345.78.1.34..7891234...8..23..67..1234.67....3.567.9.23.5.7.9.234.6.89..345.78..234.678..2.456.8..23..6789..34..7.9.2...678.1..456.891..456789..34.6.8912..567.9123....891..4.6.8912.45.78..23456.8.....5.7891.3.5.78.12.4.6.8.1.34567...234..7891.34.6..912345.78.1.3.56.89123.567.9...456.89123456.8..2.4...89.2.456.89..34.678.12.4567....345.78.....56789";
+
+/// The first solution of [`SLOW_FOR_BASIC`], found by `bitmask`.
+fn slow_solution() -> String {
+    let puzzle = Puzzle::Candidates(Candidates::from_bytes(SLOW_FOR_BASIC.as_bytes()).unwrap());
+    let mut bitmask = sudobench::backends::build("bitmask", &Options::default()).unwrap();
+    let out = bitmask.solve(&puzzle, Limit::TWO);
+    assert_eq!(out.count(), Count::Exactly(2));
+    out.solution().unwrap().to_string()
+}
+
+/// Two `exec:` programs disputing `1` against a `2+` without a second solution.
+fn disputing_programs(solution: &str) -> String {
+    format!(
+        "exec:while read p l; do echo 1 {solution}; done,exec:while read p l; do echo 2 {solution}; done"
+    )
+}
+
+fn csv_rows(stdout: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
+    let text = String::from_utf8_lossy(stdout);
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("csv header").split(',').collect();
+    lines
+        .map(|l| {
+            // The backend names hold no commas here.
+            header
+                .iter()
+                .zip(l.split(','))
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+fn temp_file(name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    (dir, path)
+}
+
+#[test]
+fn the_referee_is_a_fast_backend_and_works_under_max_nodes() {
+    let solution = slow_solution();
+    let (_dir, file) = temp_file("slow.txt", &format!("{SLOW_FOR_BASIC}\n"));
+    let backends = disputing_programs(&solution);
+    // No budget: bitmask, not the slow oracle, settles it (the 2+ stands).
+    let out = run(
+        &["bench", "--backends", &backends, "--format", "csv", &file],
+        b"",
+    );
+    let rows = csv_rows(&out.stdout);
+    assert_eq!(rows[0]["referee"], "bitmask", "{rows:?}");
+    assert_eq!(
+        (rows[0]["refereed"].as_str(), rows[0]["unsettled"].as_str()),
+        ("1", "0")
+    );
+    // One node: the referee cannot finish, and the dispute is unsettled, nobody blamed.
+    let out = run(
+        &[
+            "bench",
+            "--backends",
+            &backends,
+            "--max-nodes",
+            "1",
+            "--format",
+            "csv",
+            &file,
+        ],
+        b"",
+    );
+    let rows = csv_rows(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        (rows[0]["refereed"].as_str(), rows[0]["unsettled"].as_str()),
+        ("0", "1"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("referee bitmask could not settle it"),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_time_budget_stops_a_puzzle_in_progress() {
+    let (_dir, file) = temp_file("slow.txt", &format!("{SLOW_FOR_BASIC}\n{EASY}\n"));
+    let out = run(
+        &[
+            "bench",
+            "--backends",
+            "basic",
+            "--time-budget",
+            "0.2",
+            "--format",
+            "csv",
+            &file,
+        ],
+        b"",
+    );
+    let rows = csv_rows(&out.stdout);
+    // Tens of millions of nodes do not fit in 0.2 s: the search is stopped, its answer is
+    // unknown, and the backend goes no further.
+    assert_eq!(rows[0]["unknown"], "1", "{rows:?}");
+    assert_eq!(rows[0]["budget_spent"], "true", "{rows:?}");
+    assert_eq!(rows[0]["covered"], "1", "{rows:?}");
+}
+
+/// A backend that always answers the same.
+struct Fixed {
+    name: &'static str,
+    answer: Outcome,
+}
+
+impl Solver for Fixed {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn solve(&mut self, _: &Puzzle, _: Limit) -> Outcome {
+        self.answer.clone()
+    }
+}
+
+#[test]
+fn the_referee_works_under_its_time_per_dispute() {
+    let solution: Grid = EASY_SOLUTION.parse().unwrap();
+    let found = |n: u32| Outcome::Found {
+        count: NonZeroU32::new(n).unwrap(),
+        first: solution,
+        second: None,
+        stats: Stats::default(),
+    };
+    let (one, two) = (found(1), found(2));
+    let backends = || {
+        let (one, two) = (one.clone(), two.clone());
+        vec![
+            Backend::new(move || Fixed {
+                name: "one",
+                answer: one.clone(),
+            }),
+            Backend::new(move || Fixed {
+                name: "two",
+                answer: two.clone(),
+            }),
+        ]
+    };
+    let text = format!("{EASY}\n");
+    let run_with = |time: Option<Duration>| {
+        let config = Config {
+            referee_time: time,
+            ..Config::default()
+        };
+        let reader =
+            sudobench::format::Reader::new("t", std::io::Cursor::new(text.clone().into_bytes()));
+        Runner::new(config, backends())
+            .run_items("t", reader, None, &mut NoObserver)
+            .unwrap()
+    };
+    let set = run_with(None);
+    assert_eq!((set.refereed, set.unsettled), (1, 0));
+    assert_eq!(
+        set.backends[1].mismatches, 1,
+        "the witnessless 2+ is overruled"
+    );
+    // No time at all: the referee stops at its first node and settles nothing.
+    let set = run_with(Some(Duration::ZERO));
+    assert_eq!((set.refereed, set.unsettled), (0, 1));
+    assert_eq!(set.backends[0].mismatches + set.backends[1].mismatches, 0);
+}
+
+#[test]
+fn undecided_minimality_is_not_called_not_minimal() {
+    let path = format!("{}/data/puzzles2_17_clue.gz", env!("CARGO_MANIFEST_DIR"));
+    let text: String = sudobench::format::Reader::open(&path)
+        .unwrap()
+        .take(20)
+        .map(|r| format!("{}\n", r.unwrap().puzzle))
+        .collect();
+    // Ten nodes decide most 17-clue puzzles but few of their smaller puzzles.
+    let out = run(
+        &["verify", "--minimal", "--max-nodes", "10", "-"],
+        text.as_bytes(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("0 not minimal"), "{stderr}");
+    assert!(stderr.contains("minimality undecided"), "{stderr}");
+    assert!(!stderr.contains(" 0 minimality undecided"), "{stderr}");
+    assert_eq!(out.status.code(), Some(1));
+    // With threads, the same lines.
+    let threaded = run(
+        &[
+            "verify",
+            "--minimal",
+            "--max-nodes",
+            "10",
+            "--threads",
+            "2",
+            "-",
+        ],
+        text.as_bytes(),
+    );
+    assert_eq!(threaded.stdout, out.stdout);
+    assert_eq!(threaded.stderr, out.stderr);
+}
