@@ -177,7 +177,7 @@ mod tests {
     use super::super::Config;
     use super::*;
     use crate::solver::basic::Basic;
-    use crate::solver::{Count, Limit};
+    use crate::solver::{Count, Limit, Solver};
 
     #[test]
     fn climbing_reaches_the_goal_with_unique_minimal_puzzles() {
