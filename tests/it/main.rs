@@ -3,6 +3,7 @@
 mod common;
 mod cli;
 mod cli_input;
+mod clocks;
 mod conformance;
 mod dlx_crosscheck;
 mod exec;

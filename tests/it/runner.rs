@@ -142,6 +142,8 @@ fn a_wrong_solution_is_caught_with_its_line_and_reported() {
     assert_eq!(set.backends[0].mismatches, 0, "basic is not to blame");
     assert_eq!(set.backends[1].mismatches, corrupted);
     assert_eq!(seen.mismatches.len() as u64, corrupted);
+    // `solved` counts verified solutions only: the corrupted ones are not.
+    assert_eq!(set.backends[1].solved, set.backends[0].solved - corrupted);
     let m = &seen.mismatches[0];
     assert_eq!((&*m.source, m.line), ("mixed.txt", 7));
     assert_eq!(m.blamed, vec!["wrong"]);
@@ -626,4 +628,38 @@ fn backends_without_guess_counts_get_no_guess_figures() {
     let json = report::json_lines(std::slice::from_ref(&set_none), &Config::default());
     assert!(json.contains("\"guesses_per_puzzle\":null"), "{json}");
     assert!(set.backends[1].guesses_per_puzzle().is_some());
+}
+
+/// Basic, but claiming 2^62 guesses for every puzzle.
+struct Guessy;
+
+impl Solver for Guessy {
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        let o = Basic::new(&Options::default()).solve(puzzle, limit);
+        let stats = Stats {
+            guesses: Some(1 << 62),
+            ..Stats::default()
+        };
+        match (o.count(), o.solution()) {
+            (Count::Exactly(1), Some(s)) => Outcome::unique(*s, stats),
+            _ => o,
+        }
+    }
+}
+
+#[test]
+fn huge_counters_do_not_wrap() {
+    let text = data_lines("puzzles3_magictour_top1465.gz", 40).join("\n") + "\n";
+    let runner = Runner::new(
+        Config::default(),
+        vec![Backend::new("guessy", true, || Guessy)],
+    );
+    let set = runner
+        .run_items("m", reader(&text), None, &mut NoObserver)
+        .unwrap();
+    let b = &set.backends[0];
+    // 40 unique puzzles, each of 2^62 guesses: the sum is far beyond u64, the mean is exact.
+    assert_eq!(b.guess_reports, 40);
+    assert_eq!(b.guesses_per_puzzle(), Some((1u64 << 62) as f64));
+    assert_eq!(b.stats.guesses, Some(u64::MAX), "the summed counter saturates");
 }
