@@ -15,7 +15,7 @@
 use clap::Parser;
 use std::time::Instant;
 use sudobench::format::Reader;
-use sudobench::solver::projection::{Algorithm, Precision, Projection};
+use sudobench::solver::projection::{Algorithm, Precision, Projection, ProjectionOptions};
 use sudobench::solver::Limit;
 use sudobench::solver::{Options, Solver};
 use sudobench::verify;
@@ -186,8 +186,10 @@ fn main() {
                 seed: args.seed,
                 ..Options::default()
             };
-            let o = &mut options.projection;
-            o.algorithm = algorithm;
+            let mut o = ProjectionOptions {
+                algorithm,
+                ..ProjectionOptions::default()
+            };
             o.relaxation = args.relaxation;
             if let Some(n) = args.noise {
                 o.noise = Some(n);
@@ -198,6 +200,13 @@ fn main() {
             if args.f64 {
                 o.precision = Precision::F64;
             }
+            let mut with_cap = |iterations| {
+                options.set(ProjectionOptions {
+                    iterations,
+                    ..o.clone()
+                });
+                options.clone()
+            };
             let mut caps = args.caps.clone();
             caps.sort_unstable();
             let runs: Vec<(u64, bool)> = if args.derive_caps {
@@ -208,14 +217,14 @@ fn main() {
             };
             let mut shared = None;
             if args.derive_caps {
-                options.projection.iterations = *caps.last().expect("a cap");
+                let options = with_cap(*caps.last().expect("a cap"));
                 shared = Some(run(&options, &puzzles, args.threads));
             }
             for (cap, timed) in runs {
                 let (results, secs, cpu) = match &shared {
                     Some(r) => r.clone(),
                     None => {
-                        options.projection.iterations = cap;
+                        let options = with_cap(cap);
                         run(&options, &puzzles, args.threads)
                     }
                 };

@@ -35,10 +35,7 @@ fn load(path: &str, take: usize) -> Vec<Grid> {
 
 /// A backend by name: (seconds, puzzles counted unique).
 fn backend_run(name: &str, encoding: Encoding, puzzles: &[Grid]) -> (f64, usize) {
-    let options = Options {
-        encoding: Some(encoding),
-        ..Options::default()
-    };
+    let options = Options::default().with(encoding);
     let mut s = sudobench::backends::build(name, &options).expect("backend builds");
     let start = cpu_seconds();
     let mut unique = 0;

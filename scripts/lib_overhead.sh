@@ -27,7 +27,7 @@ trap 'rm -rf "$work"' EXIT
 if [[ $# -ge 2 && $1 != puzzles* ]]; then
     library=$(realpath "$1"); symbol=$2; shift 2
 else
-    cc -O2 -shared -fPIC -o "$work/libsb_solver.so" tests/c/sb_solver.c
+    cc -O2 -shared -fPIC -pthread -o "$work/libsb_solver.so" tests/c/sb_solver.c
     library=$work/libsb_solver.so; symbol=sb_solve
 fi
 cc -O2 -o "$work/lib_loop" scripts/lib_loop.c -ldl

@@ -23,7 +23,7 @@
 //!
 //! ```
 //! use sudobench::runner::{Backend, Config, NoObserver, Runner, Sample};
-//! use sudobench::solver::{Limit, Options, Outcome, Solver, Stats};
+//! use sudobench::solver::{Clock, Limit, Options, Outcome, Solver, Stats};
 //! use sudobench::{Grid, Puzzle};
 //!
 //! struct InOrder;
@@ -53,9 +53,6 @@
 //! }
 //!
 //! impl Solver for InOrder {
-//!     fn name(&self) -> &str {
-//!         "in-order"
-//!     }
 //!     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
 //!         // Clue grids only; pencilmark puzzles are left undecided.
 //!         let Puzzle::Grid(grid) = puzzle else {
@@ -73,13 +70,18 @@
 //!     }
 //! }
 //!
-//! // Side by side with the built-in `bitmask`, on 200 puzzles drawn from a bundled set.
+//! // Side by side with the built-in `bitmask`, on 200 puzzles drawn from a bundled set. A
+//! // backend of your own is named and said to be complete (or not) here: the registry knows
+//! // only the built-in ones.
 //! let backends = vec![
-//!     Backend::new(|| InOrder),
+//!     Backend::new("in-order", true, || InOrder),
 //!     Backend::builtin("bitmask", &Options::default()).unwrap(),
 //! ];
 //! let config = Config {
 //!     sample: Some(Sample { size: 200, seed: 7 }),
+//!     // Every backend is timed by the same clock: CPU time of what solves (the default), or
+//!     // `Clock::Wall`.
+//!     clock: Clock::Cpu,
 //!     ..Config::default()
 //! };
 //! let runner = Runner::new(config, backends);

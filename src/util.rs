@@ -24,13 +24,22 @@ pub fn process_cpu_time() -> Duration {
     )
 }
 
-/// Whether the CPU has the POPCNT instruction, which the x86-64 baseline lacks: backends that
-/// count bits in their branching choice compile that part with it when it is there.
-pub fn has_popcnt() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("popcnt");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+/// Proof that the CPU has the POPCNT instruction, which the x86-64 baseline lacks: the only
+/// way to make one is [`Popcnt::detect`], which asks the CPU, so code compiled with POPCNT can
+/// take one as its safety argument (`Board::choose` in `bitmask`, the branching of `logic` and
+/// `generate`) and a caller cannot claim the instruction without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Popcnt(());
+
+impl Popcnt {
+    /// The token, if the CPU has POPCNT (detected at run time).
+    pub fn detect() -> Option<Popcnt> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            return Some(Popcnt(()));
+        }
+        None
+    }
 }
 
 /// Whether the CPU has AVX2, BMI1, BMI2, POPCNT and LZCNT (Intel Haswell, AMD Excavator

@@ -7,17 +7,18 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::cell::RefCell;
-use sudobench::backends;
+use sudobench::backends::{self, BackendInfo};
 use sudobench::judge;
 use sudobench::solver::{Count, Limit, Options, Solver};
 use sudobench::grid::Candidates;
 use sudobench::{Grid, Puzzle};
 
 thread_local! {
-    static BACKENDS: RefCell<Vec<Box<dyn Solver>>> = RefCell::new({
+    static BACKENDS: RefCell<Vec<(&'static BackendInfo, Box<dyn Solver>)>> = RefCell::new({
         let options = Options { max_nodes: Some(20_000), ..Options::default() };
-        backends::builtin_names()
-            .map(|n| backends::build(n, &options).expect("built-in backend builds"))
+        backends::BACKENDS
+            .iter()
+            .map(|b| (b, (b.build)(&options).expect("built-in backend builds")))
             .collect()
     });
 }
@@ -51,25 +52,25 @@ fn check(puzzle: &Puzzle) {
     BACKENDS.with(|backends| {
         let mut oracle = None;
         let mut answers = Vec::new();
-        for backend in backends.borrow_mut().iter_mut() {
+        for (info, backend) in backends.borrow_mut().iter_mut() {
             let out = backend.solve(puzzle, Limit::TWO);
             // The typed check every command uses: solutions and witnesses verify, counts fit.
             if let Some(problem) = judge::check_answer(puzzle, Limit::TWO, &out) {
-                panic!("{} on {puzzle}: {problem}", backend.name());
+                panic!("{} on {puzzle}: {problem}", info.name);
             }
-            if backend.name() == "basic" {
+            if info.name == "basic" {
                 oracle = Some(out.count());
             } else if let (Some(Count::Exactly(want)), Count::Exactly(got)) = (oracle, out.count()) {
-                if backend.is_complete() {
+                if info.complete {
                     assert_eq!(
                         got,
                         want,
                         "{} disagrees with basic on {puzzle}",
-                        backend.name()
+                        info.name
                     );
                 }
             }
-            answers.push((backend.name().to_string(), out));
+            answers.push((info.name.to_string(), out));
         }
         let parties: Vec<judge::Party> = answers
             .iter()

@@ -7,7 +7,7 @@ use sudobench::judge;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use sudobench::solver::{Count, Limit, Options, Solver};
+use sudobench::solver::{Clock, Count, Limit, Options, Solver};
 use sudobench::{backends, verify, Candidates, Grid};
 
 /// A parsed puzzle (clue grid or pencilmarks), opaque to the rest of the extension.
@@ -68,8 +68,8 @@ pub struct Answer {
 
 /// One backend instance; it is reused for every puzzle of a thread's share of a batch.
 pub struct Backend {
+    name: String,
     solver: Box<dyn Solver>,
-    outcomes: Vec<sudobench::Outcome>,
 }
 
 /// Puzzles handed to a backend at once (an `exec:` program pipelines them).
@@ -93,8 +93,8 @@ impl Backend {
         }
         let solver = backends::build(name, &options).map_err(|e| e.to_string())?;
         Ok(Backend {
+            name: name.to_string(),
             solver,
-            outcomes: Vec::with_capacity(CHUNK),
         })
     }
 
@@ -112,16 +112,15 @@ impl Backend {
             return Err((0, "the limit must be at least 1".to_string()));
         };
         for (start, chunk) in (0..).step_by(CHUNK).zip(puzzles.chunks(CHUNK)) {
-            self.outcomes.clear();
-            self.solver.solve_batch(chunk, limit, &mut self.outcomes);
-            let name = self.solver.name();
-            if self.outcomes.len() != chunk.len() {
+            let batch = self.solver.solve_batch(chunk, limit, Clock::Cpu);
+            let name = &self.name;
+            if batch.outcomes.len() != chunk.len() {
                 let msg = format!("backend {name} returned too few outcomes");
-                return Err((start + self.outcomes.len(), msg));
+                return Err((start + batch.outcomes.len(), msg));
             }
             let slots = &mut answers[start..start + chunk.len()];
             for (i, ((puzzle, outcome), slot)) in
-                chunk.iter().zip(&self.outcomes).zip(slots).enumerate()
+                chunk.iter().zip(&batch.outcomes).zip(slots).enumerate()
             {
                 // The same typed check every sudobench command applies to an answer.
                 if let Some(problem) = judge::check_answer(puzzle, limit, outcome) {
@@ -130,7 +129,7 @@ impl Backend {
                 let count = match outcome.count() {
                     Count::Exactly(n) => Some(n.min(limit.get())),
                     Count::Unknown => {
-                        if let Some(fault) = self.solver.fault() {
+                        if let Some(fault) = &batch.fault {
                             return Err((start + i, format!("backend {name} failed: {fault}")));
                         }
                         None

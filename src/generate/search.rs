@@ -7,12 +7,12 @@
 //! masks per call, which is most of the time of a one-guess check.
 
 use crate::solver::bitmask::board::Board;
-use crate::util::SplitMix64;
+use crate::util::{Popcnt, SplitMix64};
 
 /// Searches over a [`Board`].
 #[derive(Clone, Debug)]
 pub(crate) struct Searcher {
-    popcnt: bool,
+    popcnt: Option<Popcnt>,
     limit: u32,
     found: u32,
     first: [u8; 81],
@@ -22,7 +22,7 @@ pub(crate) struct Searcher {
 impl Searcher {
     pub(crate) fn new() -> Searcher {
         Searcher {
-            popcnt: crate::util::has_popcnt(),
+            popcnt: Popcnt::detect(),
             limit: 1,
             found: 0,
             first: [0; 81],

@@ -322,7 +322,7 @@ fn startup_lines(set: &SetReport) -> Vec<String> {
         .filter(|b| !b.startup.is_zero())
         .map(|b| {
             format!(
-                "{} start-up: {:.3} ms of {} (not in its solving time)",
+                "start-up: {} {:.3} ms of {} (not in its solving time)",
                 b.name,
                 b.startup.as_secs_f64() * 1e3,
                 set.clock.describe()

@@ -27,12 +27,20 @@
  *   sb_two_below  lies: for a puzzle of fewer than `configuration` clues, claims `limit`
  *               solutions without showing a second (it writes the first at limit 1); else
  *               as sb_solve
+ *
+ * Cheats at the clock (each counts correctly on a puzzle with one solution, as sb_solve):
+ *   sb_recall   at limit 2 or more answers 1 at once without a solution, and solves only
+ *               when called again with limit 1 for the solution (work moved into the recall)
+ *   sb_thread   solves in a helper thread it starts and joins (work moved off the thread)
+ *   sb_sleep    sleeps `configuration` milliseconds, then solves (waiting costs no CPU)
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <time.h>
 
 enum { FILL = 1, NO_GUESSES = 2, CHATTY = 4 };
 
@@ -200,4 +208,41 @@ size_t sb_two_below(const char *p, size_t limit, uint32_t config, char *sol, siz
     size_t found = solve(p, limit, 0, sol, g);
     if (clues < config && found > 0 && limit > 1) return limit;
     return found;
+size_t sb_recall(const char *p, size_t limit, uint32_t config, char *sol, size_t *g) {
+    (void)config;
+    if (limit >= 2) {
+        *g = 0;
+        return 1;
+    }
+    return solve(p, limit, 0, sol, g);
+}
+
+typedef struct {
+    const char *puzzle;
+    size_t limit;
+    char *solution;
+    size_t *guesses;
+    size_t found;
+} job_t;
+
+static void *run_job(void *arg) {
+    job_t *job = arg;
+    job->found = solve(job->puzzle, job->limit, 0, job->solution, job->guesses);
+    return NULL;
+}
+
+size_t sb_thread(const char *p, size_t limit, uint32_t config, char *sol, size_t *g) {
+    (void)config;
+    job_t job = {p, limit, sol, g, 0};
+    pthread_t helper;
+    if (pthread_create(&helper, NULL, run_job, &job) != 0) return solve(p, limit, 0, sol, g);
+    pthread_join(helper, NULL);
+    return job.found;
+}
+
+size_t sb_sleep(const char *p, size_t limit, uint32_t ms, char *sol, size_t *g) {
+    struct timespec t = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&t, &t) != 0) {
+    }
+    return solve(p, limit, 0, sol, g);
 }

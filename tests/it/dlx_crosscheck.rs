@@ -5,6 +5,7 @@
 //! build (`cargo test` without `--release`) is far slower, so there it checks every 16th
 //! puzzle; CI and the project's standard run use `--release` and check all 1465.
 
+use crate::common::Named;
 use sudobench::backends;
 use sudobench::format::Reader;
 use sudobench::solver::Limit;
@@ -19,9 +20,9 @@ fn agrees_with_basic_on_magictour_top1465() {
     let step = if cfg!(debug_assertions) { 16 } else { 1 };
     let path = format!("{}/{FILE}", env!("CARGO_MANIFEST_DIR"));
     let mut oracle = backends::build("basic", &Options::default()).unwrap();
-    let mut backends: Vec<Box<dyn Solver>> = BACKENDS
+    let mut backends: Vec<Named> = BACKENDS
         .iter()
-        .map(|b| backends::build(b, &Options::default()).unwrap())
+        .map(|b| Named::build(b, &Options::default()))
         .collect();
     let mut checked = 0;
     for (i, record) in Reader::open(&path).unwrap().enumerate() {

@@ -96,8 +96,10 @@ fn lying_program_is_flagged() {
     let out = sudobench(&["solve", "--backend", &backend], &input);
     let lines = stdout(&out);
     assert_eq!(lines.len(), 6);
+    // The program's first line is the warm-up, so its every third answer falls on the
+    // puzzles 2, 5 and so on.
     for (i, line) in lines.iter().enumerate() {
-        if i % 3 == 2 {
+        if i % 3 == 1 {
             assert!(
                 line.starts_with(&format!("error: -:{}: exec:", i + 1))
                     && line.contains("returned an invalid solution"),

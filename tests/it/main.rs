@@ -3,6 +3,7 @@
 mod cli;
 mod cli_input;
 mod common;
+mod clocks;
 mod conformance;
 mod dlx_crosscheck;
 mod exec;

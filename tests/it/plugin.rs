@@ -14,14 +14,14 @@ fn root() -> PathBuf {
 }
 
 /// The C test solver as a shared library, compiled once per test run with `cc`.
-fn library() -> &'static Path {
+pub fn library() -> &'static Path {
     static LIBRARY: OnceLock<PathBuf> = OnceLock::new();
     LIBRARY.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
         let built = dir.join(format!("libsb_solver.so.{}", std::process::id()));
         let source = root().join("tests/c/sb_solver.c");
         let status = Command::new("cc")
-            .args(["-O2", "-Wall", "-shared", "-fPIC", "-o"])
+            .args(["-O2", "-Wall", "-shared", "-fPIC", "-pthread", "-o"])
             .arg(&built)
             .arg(&source)
             .status();
@@ -468,16 +468,18 @@ fn the_library_api_runs_the_worker_it_is_told_to() {
         ..Options::default()
     };
     let mut solver = sudobench::backends::build(&name, &options).expect("worker starts");
-    let mut outcomes = Vec::new();
-    solver.solve_batch(&puzzles, Limit::TWO, &mut outcomes);
-    assert_eq!(outcomes.len(), 3);
-    for (p, o) in puzzles.iter().zip(&outcomes) {
+    let batch = solver.solve_batch(&puzzles, Limit::TWO, sudobench::solver::Clock::Wall);
+    assert_eq!(batch.outcomes.len(), 3);
+    for (p, o) in puzzles.iter().zip(&batch.outcomes) {
         assert_eq!(o.count(), Count::Exactly(1));
         let solution = o.solution().expect("a solution, from the second call");
         assert!(sudobench::verify::check_puzzle(p, solution).is_ok());
     }
-    assert!(solver.measured_time().is_some());
-    assert!(solver.fault().is_none());
+    // The first batch reports the worker's start-up (it did start), apart from solving.
+    assert!(!batch.startup.is_zero());
+    assert!(batch.fault.is_none());
+    let again = solver.solve_batch(&puzzles, Limit::TWO, sudobench::solver::Clock::Wall);
+    assert!(again.startup.is_zero(), "start-up is reported once");
 }
 
 /// Lines of a data set's first `n` records.

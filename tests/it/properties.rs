@@ -3,6 +3,7 @@
 //! every solution verifies; a unique solution is the grid the puzzle was cut from; and a
 //! symmetry applied to a puzzle maps each backend's unique solution the same way.
 
+use crate::common::Named;
 use proptest::prelude::*;
 use sudobench::backends;
 use sudobench::solver::Limit;
@@ -13,13 +14,13 @@ use sudobench::{verify, Grid};
 const SEED_SOLUTION: &str =
     "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
 
-fn backends() -> Vec<Box<dyn Solver>> {
+fn backends() -> Vec<Named> {
     let options = Options {
         max_nodes: Some(2_000_000),
         ..Options::default()
     };
     backends::builtin_names()
-        .map(|n| backends::build(n, &options).expect("backend builds"))
+        .map(|n| Named::build(n, &options))
         .collect()
 }
 

@@ -16,7 +16,7 @@ use sudobench::format::{Reader, Record};
 use sudobench::report;
 use sudobench::runner::{Backend, Config, Mismatch, NoObserver, Observer, Runner, Sample};
 use sudobench::solver::basic::Basic;
-use sudobench::solver::{Count, Limit, Options, Outcome, Solver, Stats};
+use sudobench::solver::{Batch, Clock, Count, Limit, Options, Outcome, Solver, Stats};
 use sudobench::{Grid, Puzzle};
 
 fn data_lines(file: &str, n: usize) -> Vec<String> {
@@ -41,7 +41,7 @@ fn reader(text: &str) -> Reader {
 }
 
 fn basic() -> Backend {
-    Backend::new(|| Basic::new(&Options::default()))
+    Backend::new("basic", true, || Basic::new(&Options::default()))
 }
 
 /// Basic, except that on every `every`-th puzzle it swaps two digits of the solution, or, with
@@ -54,9 +54,6 @@ struct Wrong {
 }
 
 impl Solver for Wrong {
-    fn name(&self) -> &str {
-        "wrong"
-    }
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         let mut o = self.inner.solve(puzzle, limit);
         self.calls += 1;
@@ -87,12 +84,6 @@ struct Abstains {
 }
 
 impl Solver for Abstains {
-    fn name(&self) -> &str {
-        "abstains"
-    }
-    fn is_complete(&self) -> bool {
-        false
-    }
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         self.calls += 1;
         if self.calls.is_multiple_of(2) {
@@ -129,7 +120,7 @@ impl Observer for Seen {
 #[test]
 fn a_wrong_solution_is_caught_with_its_line_and_reported() {
     let text = mixed_text();
-    let wrong = Backend::new(|| Wrong {
+    let wrong = Backend::new("wrong", true, || Wrong {
         inner: Basic::new(&Options::default()),
         calls: 0,
         every: 7,
@@ -149,6 +140,8 @@ fn a_wrong_solution_is_caught_with_its_line_and_reported() {
     assert_eq!(set.backends[0].mismatches, 0, "basic is not to blame");
     assert_eq!(set.backends[1].mismatches, corrupted);
     assert_eq!(seen.mismatches.len() as u64, corrupted);
+    // `solved` counts verified solutions only: the corrupted ones are not.
+    assert_eq!(set.backends[1].solved, set.backends[0].solved - corrupted);
     let m = &seen.mismatches[0];
     assert_eq!((&*m.source, m.line), ("mixed.txt", 7));
     assert_eq!(m.blamed, vec!["wrong"]);
@@ -187,7 +180,7 @@ fn a_wrong_solution_is_caught_with_its_line_and_reported() {
 #[test]
 fn a_claim_evidence_cannot_decide_is_settled_by_a_referee_outside_the_run() {
     let text = mixed_text();
-    let wrong = Backend::new(|| Wrong {
+    let wrong = Backend::new("wrong", true, || Wrong {
         inner: Basic::new(&Options::default()),
         calls: 0,
         every: 5,
@@ -216,7 +209,7 @@ fn a_claim_evidence_cannot_decide_is_settled_by_a_referee_outside_the_run() {
 #[test]
 fn an_incomplete_backend_may_abstain_and_must_agree_when_it_answers() {
     let text = mixed_text();
-    let abstains = Backend::new(|| Abstains {
+    let abstains = Backend::new("abstains", false, || Abstains {
         inner: Basic::new(&Options::default()),
         calls: 0,
     });
@@ -244,9 +237,6 @@ struct Panics {
 }
 
 impl Solver for Panics {
-    fn name(&self) -> &str {
-        "panics"
-    }
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         self.calls += 1;
         if self.calls == self.at {
@@ -260,7 +250,7 @@ impl Solver for Panics {
 fn a_panicking_backend_is_contained_and_reported() {
     let text = mixed_text();
     for threads in [1, 2] {
-        let panics = Backend::new(|| Panics {
+        let panics = Backend::new("panics", true, || Panics {
             inner: Basic::new(&Options::default()),
             calls: 0,
             at: 5,
@@ -305,9 +295,6 @@ struct SameTwice {
 }
 
 impl Solver for SameTwice {
-    fn name(&self) -> &str {
-        "same-twice"
-    }
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         let mut o = self.inner.solve(puzzle, limit);
         if let Outcome::Found {
@@ -325,7 +312,7 @@ impl Solver for SameTwice {
 #[test]
 fn a_second_solution_must_be_valid_and_different() {
     let text = mixed_text();
-    let same = Backend::new(|| SameTwice {
+    let same = Backend::new("same-twice", true, || SameTwice {
         inner: Basic::new(&Options::default()),
     });
     let runner = Runner::new(Config::default(), vec![basic(), same]);
@@ -446,9 +433,6 @@ fn samples_are_deterministic_sized_and_in_input_order() {
 struct Slow;
 
 impl Solver for Slow {
-    fn name(&self) -> &str {
-        "slow"
-    }
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         std::thread::sleep(Duration::from_millis(1));
         Basic::new(&Options::default()).solve(puzzle, limit)
@@ -458,12 +442,14 @@ impl Solver for Slow {
 #[test]
 fn a_spent_budget_stops_only_that_backend_and_says_how_far_it_got() {
     let text = mixed_text();
+    // Sleeping is solving time by the wall clock only.
     let config = Config {
         time_budget: Some(Duration::from_millis(30)),
         chunk_size: 4,
+        clock: Clock::Wall,
         ..Config::default()
     };
-    let runner = Runner::new(config, vec![basic(), Backend::new(|| Slow)]);
+    let runner = Runner::new(config, vec![basic(), Backend::new("slow", true, || Slow)]);
     let set = runner
         .run_items("m", reader(&text), None, &mut NoObserver)
         .unwrap();
@@ -487,14 +473,15 @@ fn a_spent_budget_stops_only_that_backend_and_says_how_far_it_got() {
 struct SelfTimed;
 
 impl Solver for SelfTimed {
-    fn name(&self) -> &str {
-        "self-timed"
-    }
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         Basic::new(&Options::default()).solve(puzzle, limit)
     }
-    fn measured_time(&self) -> Option<Duration> {
-        Some(Duration::from_secs(1))
+    fn solve_batch(&mut self, puzzles: &[Puzzle], limit: Limit, _: Clock) -> Batch {
+        Batch {
+            outcomes: puzzles.iter().map(|p| self.solve(p, limit)).collect(),
+            time: Duration::from_secs(1),
+            ..Batch::default()
+        }
     }
 }
 
@@ -506,7 +493,7 @@ fn a_backend_that_times_itself_is_taken_at_its_word() {
             time_budget,
             ..Config::default()
         };
-        Runner::new(config, vec![basic(), Backend::new(|| SelfTimed)])
+        Runner::new(config, vec![basic(), Backend::new("self-timed", true, || SelfTimed)])
             .run_items("m", reader(&text), None, &mut NoObserver)
             .unwrap()
     };
@@ -557,9 +544,6 @@ fn parse_errors_are_counted_and_reading_goes_on() {
 struct ClaimsNone;
 
 impl Solver for ClaimsNone {
-    fn name(&self) -> &str {
-        "claims-none"
-    }
     fn solve(&mut self, _: &Puzzle, _: Limit) -> Outcome {
         Outcome::none(Stats::default())
     }
@@ -569,9 +553,6 @@ impl Solver for ClaimsNone {
 struct ClaimsTwo;
 
 impl Solver for ClaimsTwo {
-    fn name(&self) -> &str {
-        "claims-two"
-    }
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         match Basic::new(&Options::default()).solve(puzzle, limit) {
             Outcome::Found { first, stats, .. } => Outcome::Found {
@@ -597,8 +578,8 @@ fn liars_in_any_number_and_order_never_outvote_the_evidence() {
         _ => 0,
     };
     let make = |name: &str| match name {
-        "claims-none" => Backend::new(|| ClaimsNone),
-        "claims-two" => Backend::new(|| ClaimsTwo),
+        "claims-none" => Backend::new("claims-none", true, || ClaimsNone),
+        "claims-two" => Backend::new("claims-two", true, || ClaimsTwo),
         _ => Backend::builtin("bitmask", &Options::default()).unwrap(),
     };
     let lineups: [&[&str]; 4] = [
@@ -631,12 +612,12 @@ fn liars_in_any_number_and_order_never_outvote_the_evidence() {
 #[test]
 fn backends_without_guess_counts_get_no_guess_figures() {
     let text = mixed_text();
-    let runner = Runner::new(Config::default(), vec![Backend::new(|| ClaimsTwo), basic()]);
+    let runner = Runner::new(Config::default(), vec![Backend::new("claims-two", true, || ClaimsTwo), basic()]);
     let set = runner
         .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
         .unwrap();
     // ClaimsTwo passes basic's counters on for the puzzles it solves, and none for the rest.
-    let none = Backend::new(|| ClaimsNone);
+    let none = Backend::new("claims-none", true, || ClaimsNone);
     let set_none = Runner::new(Config::default(), vec![none])
         .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
         .unwrap();
@@ -645,4 +626,38 @@ fn backends_without_guess_counts_get_no_guess_figures() {
     let json = report::json_lines(std::slice::from_ref(&set_none), &Config::default());
     assert!(json.contains("\"guesses_per_puzzle\":null"), "{json}");
     assert!(set.backends[1].guesses_per_puzzle().is_some());
+}
+
+/// Basic, but claiming 2^62 guesses for every puzzle.
+struct Guessy;
+
+impl Solver for Guessy {
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
+        let o = Basic::new(&Options::default()).solve(puzzle, limit);
+        let stats = Stats {
+            guesses: Some(1 << 62),
+            ..Stats::default()
+        };
+        match (o.count(), o.solution()) {
+            (Count::Exactly(1), Some(s)) => Outcome::unique(*s, stats),
+            _ => o,
+        }
+    }
+}
+
+#[test]
+fn huge_counters_do_not_wrap() {
+    let text = data_lines("puzzles3_magictour_top1465.gz", 40).join("\n") + "\n";
+    let runner = Runner::new(
+        Config::default(),
+        vec![Backend::new("guessy", true, || Guessy)],
+    );
+    let set = runner
+        .run_items("m", reader(&text), None, &mut NoObserver)
+        .unwrap();
+    let b = &set.backends[0];
+    // 40 unique puzzles, each of 2^62 guesses: the sum is far beyond u64, the mean is exact.
+    assert_eq!(b.guess_reports, 40);
+    assert_eq!(b.guesses_per_puzzle(), Some((1u64 << 62) as f64));
+    assert_eq!(b.stats.guesses, Some(u64::MAX), "the summed counter saturates");
 }

@@ -26,6 +26,7 @@ mod triads;
 
 pub(crate) use triads::{Choice, OPEN_POSITION};
 
+use crate::util::Popcnt;
 use super::tables::{
     fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH,
 };
@@ -461,13 +462,14 @@ impl Board {
     /// the guesses compared with taking the first bivalue cell. Returns (band, cell bit, digit
     /// mask). Only called on a propagated, unsolved board.
     ///
-    /// `popcnt` says that the CPU has the POPCNT instruction (not part of the x86-64 baseline);
-    /// the scoring counts bits, which without it takes a dozen instructions per count.
+    /// `popcnt`, the proof that the CPU has the POPCNT instruction (not part of the x86-64
+    /// baseline), selects the build compiled with it: the scoring counts bits, which without
+    /// it takes a dozen instructions per count.
     #[inline]
-    pub(crate) fn choose(&self, pairs: [u32; 3], popcnt: bool) -> (usize, u32, u32) {
+    pub(crate) fn choose(&self, pairs: [u32; 3], popcnt: Option<Popcnt>) -> (usize, u32, u32) {
         #[cfg(target_arch = "x86_64")]
-        if popcnt {
-            // SAFETY: the caller detected POPCNT at run time (`Bitmask::new`).
+        if popcnt.is_some() {
+            // SAFETY: a `Popcnt` exists only when the CPU was found to have POPCNT.
             return unsafe { self.choose_popcnt(pairs) };
         }
         let _ = popcnt;

@@ -27,6 +27,7 @@ pub use singles::{singles_fixpoint, SinglesFixpoint};
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver, Stats};
 use crate::grid::{Grid, Puzzle};
+use crate::util::Popcnt;
 use board::{Avx2, Baseline, Board, Choice, Isa, OPEN_POSITION};
 
 /// The bit-board solver. Holds no per-puzzle buffers: the whole search state lives on the
@@ -34,8 +35,8 @@ use board::{Avx2, Baseline, Board, Choice, Isa, OPEN_POSITION};
 #[derive(Debug, Clone)]
 pub struct Bitmask {
     max_nodes: u64,
-    /// Whether the CPU has POPCNT (detected once, for choosing the cell to branch on).
-    popcnt: bool,
+    /// Proof that the CPU has POPCNT (detected once, for choosing the cell to branch on).
+    popcnt: Option<Popcnt>,
     /// The AVX2 build of the search, if the CPU has what it needs (detected once).
     avx2: Option<Avx2>,
 }
@@ -43,7 +44,7 @@ pub struct Bitmask {
 impl Bitmask {
     /// Builds the backend; honours `options.max_nodes`.
     pub fn new(options: &Options) -> Bitmask {
-        let popcnt = crate::util::has_popcnt();
+        let popcnt = Popcnt::detect();
         Bitmask {
             max_nodes: options.max_nodes.unwrap_or(u64::MAX),
             popcnt,
@@ -61,12 +62,12 @@ const SOLVED_BY_CLUES: u32 = 2;
 
 /// One search: the limit, what was found so far and the counters.
 struct Search {
-    popcnt: bool,
+    popcnt: Option<Popcnt>,
     progress: Progress,
 }
 
 impl Search {
-    fn new(limit: Limit, max_nodes: u64, popcnt: bool) -> Search {
+    fn new(limit: Limit, max_nodes: u64, popcnt: Option<Popcnt>) -> Search {
         Search {
             popcnt,
             progress: Progress::new(limit, Some(max_nodes)),
@@ -377,7 +378,7 @@ mod tests {
     fn portable_build_matches() {
         let mut fast = Bitmask::new(&Options::default());
         let mut portable = Bitmask {
-            popcnt: false,
+            popcnt: None,
             avx2: None,
             ..fast.clone()
         };

@@ -46,6 +46,7 @@ mod subsets;
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver};
 use crate::grid::{Candidates, Grid, Puzzle, ALL_DIGITS, CELLS, UNITS, UNITS_OF, UNIT_CELLS};
+use crate::util::Popcnt;
 use board::{Boards, Cells, ALL_CELLS, PEER_CELLS};
 use intersections::INTERSECTIONS;
 use subsets::{may_hold_subset, pop, smallest_subset};
@@ -197,8 +198,8 @@ struct Engine {
     config: LogicConfig,
     max_subset: u32,
     updates: u64,
-    /// Whether the CPU has POPCNT (detected once, used when choosing where to branch).
-    popcnt: bool,
+    /// Proof that the CPU has POPCNT (detected once, used when choosing where to branch).
+    popcnt: Option<Popcnt>,
 }
 
 const NO_REDUCTION: Reduction = Reduction {
@@ -232,7 +233,7 @@ impl Engine {
             config,
             max_subset: 0,
             updates: 0,
-            popcnt: crate::util::has_popcnt(),
+            popcnt: Popcnt::detect(),
         }
     }
 
@@ -495,8 +496,8 @@ impl Engine {
     /// by 21% (2.39 -> 1.88 per puzzle).
     fn branch_cell(&self) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
-        if self.popcnt {
-            // SAFETY: `popcnt` is set only when the CPU was found to support POPCNT.
+        if self.popcnt.is_some() {
+            // SAFETY: a `Popcnt` exists only when the CPU was found to support POPCNT.
             return unsafe { self.branch_cell_popcnt() };
         }
         self.branch_cell_portable()

@@ -58,3 +58,39 @@ pub const OPEN_A: &str =
     "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
 pub const OPEN_B: &str =
     "213456789456789123789123456124365897365897214897214365531642978642978531978531642";
+
+/// A built-in backend with the facts the registry holds for it (a [`sudobench::Solver`] has
+/// no name of its own), for tests that name it in a message or ask whether it is complete.
+pub struct Named {
+    pub info: &'static sudobench::backends::BackendInfo,
+    pub solver: Box<dyn sudobench::Solver>,
+}
+
+impl Named {
+    /// The registry's backend `name`, built with `options`.
+    pub fn build(name: &str, options: &sudobench::solver::Options) -> Named {
+        let info = sudobench::backends::info(name).expect("a built-in backend");
+        Named {
+            info,
+            solver: (info.build)(options).expect("backend builds"),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.info.name
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.info.complete
+    }
+}
+
+impl sudobench::Solver for Named {
+    fn solve(
+        &mut self,
+        puzzle: &sudobench::Puzzle,
+        limit: sudobench::Limit,
+    ) -> sudobench::Outcome {
+        self.solver.solve(puzzle, limit)
+    }
+}
