@@ -217,12 +217,7 @@ impl ProofObserver for Lines {
 
 /// Runs the backend over every file (standard input when there are none) on the library's
 /// pipeline and prints one line per record through `lines`.
-fn run_lines(
-    args: &BackendArgs,
-    files: &[String],
-    threads: u16,
-    lines: &mut Lines,
-) -> Result<()> {
+fn run_lines(args: &BackendArgs, files: &[String], threads: u16, lines: &mut Lines) -> Result<()> {
     let backend = Backend::builtin(&args.backend, &args.options())?;
     let config = Config {
         limit: lines.limit,
