@@ -237,7 +237,9 @@ fn row(format: CertifyFormat, record: &Record, c: &Certified, ok: bool, reason: 
             c.bytes,
             p,
             k
-        ),
+        )
+        .trim_end()
+        .to_string(),
         CertifyFormat::Csv => format!(
             "{},{},{count},{},{},{},{p},{k},{}",
             csv_field(&record.source),
