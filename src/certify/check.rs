@@ -68,7 +68,10 @@ impl fmt::Display for Rejection {
             Rejection::Solution(why) => write!(f, "claimed solution: {why}"),
             Rejection::Syntax { line, what } => write!(f, "proof line {line}: {what}"),
             Rejection::NotImplied { line } => {
-                write!(f, "proof line {line}: lemma not implied by unit propagation")
+                write!(
+                    f,
+                    "proof line {line}: lemma not implied by unit propagation"
+                )
             }
             Rejection::NoEmptyClause => f.write_str("proof ends without the empty clause"),
         }
@@ -175,7 +178,11 @@ fn read_puzzle(text: &str) -> Result<Givens, String> {
                 givens.units.push(-(var(cell, d) as i32));
             }
         }
-        n => return Err(format!("{n} characters, expected 81 (or 729 for pencilmarks)")),
+        n => {
+            return Err(format!(
+                "{n} characters, expected 81 (or 729 for pencilmarks)"
+            ))
+        }
     }
     Ok(givens)
 }
@@ -261,11 +268,17 @@ impl Checker {
             }
         };
         for cell in 0..81 {
-            exactly_one(std::array::from_fn(|k| var(cell, k + 1) as i32), &mut checker);
+            exactly_one(
+                std::array::from_fn(|k| var(cell, k + 1) as i32),
+                &mut checker,
+            );
         }
         for unit in units() {
             for d in 1..=9 {
-                exactly_one(std::array::from_fn(|k| var(unit[k], d) as i32), &mut checker);
+                exactly_one(
+                    std::array::from_fn(|k| var(unit[k], d) as i32),
+                    &mut checker,
+                );
             }
         }
         checker.fixed = checker.clauses.len();
@@ -274,7 +287,8 @@ impl Checker {
 
     fn push_long(&mut self, clause: &[i32]) {
         let start = self.lits.len() as u32;
-        self.lits.extend(clause.iter().map(|&l| lit_index(l) as u32));
+        self.lits
+            .extend(clause.iter().map(|&l| lit_index(l) as u32));
         self.clauses.push((start, clause.len() as u32));
     }
 
@@ -495,10 +509,13 @@ impl Checker {
         let mut line = 0;
         while !rest.is_empty() {
             line += 1;
-            let end = rest.iter().position(|&b| b == b'\n').ok_or_else(|| Rejection::Syntax {
-                line,
-                what: "truncated: the line does not end".into(),
-            })?;
+            let end = rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .ok_or_else(|| Rejection::Syntax {
+                    line,
+                    what: "truncated: the line does not end".into(),
+                })?;
             let text = &rest[..end];
             rest = &rest[end + 1..];
             if text.first().is_some_and(|&b| b == b'c' || b == b'd') {
@@ -550,7 +567,9 @@ fn parse_lit(token: &[u8]) -> Option<i32> {
     if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let n = digits.iter().fold(0i32, |n, &b| 10 * n + i32::from(b - b'0'));
+    let n = digits
+        .iter()
+        .fold(0i32, |n, &b| 10 * n + i32::from(b - b'0'));
     if n as usize > VARS || (negative && n == 0) {
         return None;
     }

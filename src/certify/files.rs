@@ -156,7 +156,7 @@ impl ProofDir {
     pub fn write(&self, name: &str, contents: &[u8]) -> Result<PathBuf, String> {
         let path = self.dir.join(name);
         let tmp = self.dir.join(format!(".{name}.tmp"));
-        let fail = |e: io::Error| format!("writing {}: {e}", path.display());
+        let fail = |e: io::Error| format!("creating proof file {}: {e}", path.display());
         let written = File::create(&tmp).and_then(|mut f| {
             f.write_all(contents)?;
             f.flush()

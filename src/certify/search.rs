@@ -72,7 +72,11 @@ impl Producer {
 
     /// Searches `puzzle` and writes the DRUP proof of what it found into `proof` (cleared
     /// first; left empty for [`Found::Two`]). Returns what it found and the nodes visited.
-    pub fn produce(&mut self, puzzle: &Puzzle, proof: &mut Vec<u8>) -> Result<(Found, u64), Budget> {
+    pub fn produce(
+        &mut self,
+        puzzle: &Puzzle,
+        proof: &mut Vec<u8>,
+    ) -> Result<(Found, u64), Budget> {
         self.path.clear();
         self.solutions.clear();
         self.nodes = 0;

@@ -126,8 +126,7 @@ fn keep(dir: &ProofDir, record: &Record, c: &Certified, proof: &[u8]) -> Result<
         }
         Some(_) => {
             let mut cnf = Vec::new();
-            write_cnf(&mut cnf, &record.puzzle, c.solutions.first())
-                .map_err(|e| e.to_string())?;
+            write_cnf(&mut cnf, &record.puzzle, c.solutions.first()).map_err(|e| e.to_string())?;
             dir.write(&format!("{stem}.cnf"), &cnf)?;
             dir.write(&format!("{stem}.drat"), proof)?;
         }
@@ -208,7 +207,9 @@ fn resume_json(row: &str) -> Option<(String, u64, bool)> {
                 'r' => source.push('\r'),
                 't' => source.push('\t'),
                 'u' => {
-                    let hex: String = (0..4).map(|_| chars.next().map(|c| c.1)).collect::<Option<_>>()?;
+                    let hex: String = (0..4)
+                        .map(|_| chars.next().map(|c| c.1))
+                        .collect::<Option<_>>()?;
                     source.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
                 }
                 c => source.push(c),
@@ -236,7 +237,9 @@ fn row(format: CertifyFormat, record: &Record, c: &Certified, ok: bool, reason: 
             c.bytes,
             p,
             k
-        ),
+        )
+        .trim_end()
+        .to_string(),
         CertifyFormat::Csv => format!(
             "{},{},{count},{},{},{},{p},{k},{}",
             csv_field(&record.source),

@@ -10,9 +10,9 @@ use sudobench::format::{Item, ParseError, Reader, Record};
 use sudobench::grid::Grid;
 use sudobench::runner::pipeline::{run_ordered, Sink, Stage};
 use sudobench::runner::{Mismatch, Observer, Runner};
-use sudobench::solver::{Count, Outcome};
 use sudobench::solver::sat::proof::{prove, Proven};
 use sudobench::solver::sat::Encoding;
+use sudobench::solver::{Count, Outcome};
 
 /// Writes DRAT proofs of uniqueness (or of unsolvability) into one directory.
 pub struct Prover {
@@ -70,7 +70,10 @@ enum Event {
     Fault(String, String),
     /// A record's answers, the judge's problems, and the proof's result (`None`: nothing to
     /// prove).
-    Puzzle(Box<(Record, Vec<Option<Outcome>>, Option<Mismatch>)>, Option<Result<(), String>>),
+    Puzzle(
+        Box<(Record, Vec<Option<Outcome>>, Option<Mismatch>)>,
+        Option<Result<(), String>>,
+    ),
     /// A malformed record.
     Parse(ParseError),
     /// The runner could not run the batch.

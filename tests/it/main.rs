@@ -1,5 +1,6 @@
 //! The one integration-test binary: every module below is one topic, sharing `common`.
 
+mod certify;
 mod cli;
 mod cli_input;
 mod common;

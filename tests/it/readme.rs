@@ -259,6 +259,23 @@ fn readme_and_docs_examples_print_what_they_show() {
     );
 }
 
+/// `docs/certify.md`'s examples, the same way.
+#[test]
+fn certify_doc_examples_print_what_they_show() {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("docs/certify.md")).expect("doc");
+    let examples = examples(&text).unwrap_or_else(|e| panic!("docs/certify.md:{e}"));
+    assert!(examples.len() >= 4, "only {} examples", examples.len());
+    let failures: Vec<String> = examples
+        .iter()
+        .filter_map(|e| check(e, &run(&e.command)).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "docs/certify.md:\n{}",
+        failures.join("\n")
+    );
+}
+
 #[test]
 fn examples_are_extracted_from_console_blocks_only() {
     let md = "intro\n```sh\n$ not run\n```\n```console\n$ echo a \\\n  b\na b\n$ true\n\

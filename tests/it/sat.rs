@@ -41,7 +41,7 @@ fn samples() -> Vec<Puzzle> {
 }
 
 /// The `rate` DRAT checker: on PATH or in cargo's bin directory; a clear failure if missing.
-fn rate() -> PathBuf {
+pub(crate) fn rate() -> PathBuf {
     let on_path = std::env::var_os("PATH")
         .map(|p| {
             std::env::split_paths(&p)
@@ -66,7 +66,7 @@ fn rate() -> PathBuf {
 }
 
 /// Runs `rate CNF DRAT`; true if it printed `s VERIFIED` and exited 0.
-fn rate_verifies(rate: &Path, cnf: &Path, drat: &Path) -> bool {
+pub(crate) fn rate_verifies(rate: &Path, cnf: &Path, drat: &Path) -> bool {
     let out = Command::new(rate)
         .arg(cnf)
         .arg(drat)
