@@ -4,9 +4,8 @@
 use super::output::Output;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 use sudobench::format::{ParseError, Record};
-use sudobench::report::csv_lines;
+use sudobench::report::{csv_lines, json_line, VerifyRow};
 use sudobench::runner::shard::Shard;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
 use sudobench::solver::{Count, Limit, Outcome};
@@ -49,16 +48,6 @@ pub struct VerifyArgs {
     /// Puzzle files (plain or gzip; `-` for standard input).
     #[arg(required = true)]
     files: Vec<String>,
-}
-
-/// `verify`'s JSON record, one per puzzle.
-#[derive(Serialize)]
-struct VerifyRow<'a> {
-    source: &'a str,
-    line: u64,
-    puzzle: String,
-    count: String,
-    solution: Option<String>,
 }
 
 /// Writes one line per puzzle and tallies the counts.
@@ -120,13 +109,13 @@ impl Observer for VerifyObserver {
             ]]),
             VerifyFormat::Json => {
                 let row = VerifyRow {
-                    source: &record.source,
+                    source: record.source.to_string(),
                     line: record.line,
                     puzzle,
                     count,
                     solution,
                 };
-                serde_json::to_string(&row).unwrap_or_default() + "\n"
+                json_line(&row) + "\n"
             }
         };
         self.out.write(&line);

@@ -14,4 +14,5 @@ mod properties;
 mod readme;
 mod runner;
 mod sat;
+mod shard;
 mod threads;
