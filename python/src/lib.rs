@@ -3,6 +3,7 @@
 //! sudobench library goes through `bridge`.
 
 mod bridge;
+mod dist;
 
 use bridge::{Answer, Backend, Puzzle};
 use numpy::prelude::*;
@@ -15,8 +16,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 
 /// Names of the built-in backends, for the ``backend`` argument of :func:`count` and
 /// :func:`solve`. ``"exec:CMD"`` (an external program speaking sudobench's line protocol) and
@@ -206,6 +205,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(_lib_worker, m)?)?;
+    m.add_function(wrap_pyfunction!(dist::records, m)?)?;
+    m.add_function(wrap_pyfunction!(dist::run_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(dist::generate_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(dist::merge, m)?)?;
     Ok(())
 }
 
@@ -488,11 +491,12 @@ enum BatchError {
     Panic(String),
 }
 
-/// Answers every puzzle with `first` on the calling thread and, for `threads > 1`, more
-/// instances of the same backend on more threads, with the GIL released. Work is handed out in
-/// pieces from a shared queue, and every answer lands in its puzzle's slot, so the result does
-/// not depend on the number of threads. Between its pieces the calling thread takes the GIL
-/// for a moment to run Python's signal handlers, so Ctrl-C stops a long batch.
+/// Answers every puzzle with `first` and, for `threads > 1`, more instances of the same
+/// backend, on the library's ordered pipeline (the one every sudobench command runs on), with
+/// the GIL released: batches go to worker threads and come back in input order, so the result
+/// does not depend on the number of threads, and the first failing puzzle is the earliest. As
+/// each batch comes back the calling thread takes the GIL for a moment to run Python's signal
+/// handlers, so Ctrl-C stops a long batch.
 fn run(
     py: Python<'_>,
     first: Backend,
@@ -502,70 +506,73 @@ fn run(
     limit: u32,
     threads: usize,
 ) -> PyResult<Vec<Answer>> {
+    use sudobench::runner::pipeline::{run_ordered, Ready, Sink, Stage};
+
+    /// A backend instance answering batches of (position, puzzle).
+    struct Answering(Backend, u32);
+    impl Stage<(usize, Puzzle)> for Answering {
+        type Output = Result<Vec<Answer>, (usize, String)>;
+        fn process(&mut self, items: &[(usize, Puzzle)]) -> Self::Output {
+            let batch: Vec<Puzzle> = items.iter().map(|(_, p)| *p).collect();
+            let mut answers = vec![Answer::default(); batch.len()];
+            let start = items.first().map_or(0, |(i, _)| *i);
+            self.0
+                .count_into(&batch, self.1, &mut answers)
+                .map_err(|(i, msg)| (start + i, msg))?;
+            Ok(answers)
+        }
+    }
+    /// Collects answers in order; stops at the first error or a raised signal handler.
+    struct Collect {
+        answers: Vec<Answer>,
+        error: Option<BatchError>,
+    }
+    impl Sink<(usize, Puzzle), Result<Vec<Answer>, (usize, String)>> for Collect {
+        fn deliver(
+            &mut self,
+            _: Vec<(usize, Puzzle)>,
+            output: Result<Vec<Answer>, (usize, String)>,
+        ) -> bool {
+            match output {
+                Ok(answers) => self.answers.extend(answers),
+                Err((i, msg)) => {
+                    self.error = Some(BatchError::Puzzle(i, msg));
+                    return false;
+                }
+            }
+            if let Err(e) = Python::attach(|py| py.check_signals()) {
+                self.error = Some(BatchError::Interrupted(e));
+                return false;
+            }
+            true
+        }
+    }
+
     let result = py.detach(|| {
         let n = puzzles.len();
-        let mut answers = vec![Answer::default(); n];
         let piece = n.div_ceil(threads * 16).clamp(1, bridge::CHUNK);
         let threads = threads.min(n.div_ceil(piece)).max(1);
-        let errors: Vec<BatchError> = {
-            let queue = Mutex::new(
-                puzzles
-                    .chunks(piece)
-                    .zip(answers.chunks_mut(piece))
-                    .enumerate(),
-            );
-            let stop = AtomicBool::new(false);
-            let failed = |e: BatchError| {
-                stop.store(true, Ordering::Relaxed);
-                Err(e)
-            };
-            let work = |own: Option<Backend>, calling_thread: bool| -> Result<(), BatchError> {
-                let mut backend = match own {
-                    Some(b) => b,
-                    None => Backend::build(name, max_nodes).map_err(BatchError::Build)?,
-                };
-                while !stop.load(Ordering::Relaxed) {
-                    if calling_thread {
-                        if let Err(e) = Python::attach(|py| py.check_signals()) {
-                            return failed(BatchError::Interrupted(e));
-                        }
-                    }
-                    let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
-                    let Some((k, (ps, out))) = next else { break };
-                    if let Err((i, msg)) = backend.count_into(ps, limit, out) {
-                        return failed(BatchError::Puzzle(k * piece + i, msg));
-                    }
-                }
-                Ok(())
-            };
-            std::thread::scope(|s| {
-                let helpers: Vec<_> = (1..threads)
-                    .map(|_| s.spawn(|| work(None, false)))
-                    .collect();
-                let mine = std::panic::catch_unwind(AssertUnwindSafe(|| work(Some(first), true)));
-                let mut errors = Vec::new();
-                for outcome in std::iter::once(mine).chain(helpers.into_iter().map(|h| h.join())) {
-                    match outcome {
-                        Ok(r) => errors.extend(r.err()),
-                        Err(payload) => {
-                            stop.store(true, Ordering::Relaxed);
-                            errors.push(BatchError::Panic(sudobench::util::panic_message(
-                                payload.as_ref(),
-                            )));
-                        }
-                    }
-                }
-                errors
-            })
+        let mut stages = vec![Answering(first, limit)];
+        for _ in 1..threads {
+            let backend = Backend::build(name, max_nodes).map_err(BatchError::Build)?;
+            stages.push(Answering(backend, limit));
+        }
+        let mut sink = Collect {
+            answers: Vec::with_capacity(n),
+            error: None,
         };
-        // An interruption first, then the earliest puzzle that failed, whichever thread met it.
-        match errors.into_iter().min_by_key(|e| match e {
-            BatchError::Interrupted(_) => (0, 0),
-            BatchError::Puzzle(i, _) => (1, *i),
-            _ => (2, 0),
-        }) {
+        let mut source = Ready(puzzles.iter().copied().enumerate());
+        let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            run_ordered(&mut source, &mut stages, piece, &mut sink)
+        }));
+        if let Err(payload) = ran {
+            return Err(BatchError::Panic(sudobench::util::panic_message(
+                payload.as_ref(),
+            )));
+        }
+        match sink.error {
             Some(e) => Err(e),
-            None => Ok(answers),
+            None => Ok(sink.answers),
         }
     });
     result.map_err(|e| match e {

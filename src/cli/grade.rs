@@ -4,11 +4,10 @@
 use super::output::Output;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 use sudobench::format::{Item, Reader};
 use sudobench::grade::{Grade, Grader, Summary, Technique};
 use sudobench::report::merge::GradeSummaryRow;
-use sudobench::report::{csv_lines, Fixed};
+use sudobench::report::{csv_lines, json_line, Fixed, GradeRow};
 use sudobench::runner::pipeline::map_ordered;
 use sudobench::runner::shard::{Shard, Window};
 
@@ -114,18 +113,6 @@ fn summary_csv(source: &str, s: &Summary, symmetries: u32) -> String {
     csv_line(fields.iter().map(String::as_str))
 }
 
-/// `grade`'s per-puzzle JSON record.
-#[derive(Serialize)]
-struct GradeRow<'a> {
-    source: &'a str,
-    line: u64,
-    puzzle: String,
-    clues: usize,
-    technique: &'a str,
-    guesses: Fixed<3>,
-    solutions: String,
-}
-
 /// `sudobench grade`.
 pub fn grade(args: &GradeArgs) -> Result<bool> {
     // A grader that cannot be built is a usage error before any output.
@@ -200,16 +187,7 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
                         &Fixed::<3>(g.guesses).to_string(),
                         &solutions(g.solutions),
                     ]),
-                    GradeFormat::Json => serde_json::to_string(&GradeRow {
-                        source: &record.source,
-                        line: record.line,
-                        puzzle: record.puzzle.to_string(),
-                        clues: g.clues,
-                        technique: g.technique.name(),
-                        guesses: Fixed(g.guesses),
-                        solutions: solutions(g.solutions),
-                    })
-                    .unwrap_or_default(),
+                    GradeFormat::Json => json_line(&GradeRow::new(&record, &g)),
                 };
                 out.line(&line);
                 out.is_open()

@@ -4,9 +4,8 @@
 use super::output::Output;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 use sudobench::format::{ParseError, Record};
-use sudobench::report::csv_lines;
+use sudobench::report::{csv_lines, json_line, VerifyRow};
 use sudobench::runner::shard::Shard;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, RunError, Runner};
 use sudobench::solver::{Count, Limit, Outcome};
@@ -59,18 +58,6 @@ pub struct VerifyArgs {
     /// Puzzle files (plain or gzip; `-` for standard input).
     #[arg(required = true)]
     files: Vec<String>,
-}
-
-/// `verify`'s JSON record, one per puzzle.
-#[derive(Serialize)]
-struct VerifyRow<'a> {
-    source: &'a str,
-    line: u64,
-    puzzle: String,
-    count: String,
-    solution: Option<String>,
-    /// What the judge found wrong with the puzzle's answers, when no answer stands.
-    mismatch: Option<String>,
 }
 
 /// Writes one line per puzzle and tallies the counts.
@@ -169,14 +156,14 @@ impl Observer for VerifyObserver {
             ]]),
             VerifyFormat::Json => {
                 let row = VerifyRow {
-                    source: &record.source,
+                    source: record.source.to_string(),
                     line: record.line,
                     puzzle,
                     count,
                     solution,
                     mismatch: mismatch.map(|m| m.problems.join("; ")),
                 };
-                serde_json::to_string(&row).unwrap_or_default() + "\n"
+                json_line(&row) + "\n"
             }
         };
         self.out.write(&line);

@@ -22,7 +22,7 @@ pub mod merge;
 mod rows;
 mod svg;
 
-pub use rows::{AddError, BenchRow, Exact, Fixed, Problem};
+pub use rows::{json_line, AddError, BenchRow, Exact, Fixed, GradeRow, Problem, VerifyRow};
 pub use svg::svg;
 
 use crate::runner::{BackendReport, Config, SetReport};

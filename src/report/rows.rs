@@ -357,3 +357,55 @@ impl BenchRow {
         serde_json::to_string(self).unwrap_or_default()
     }
 }
+
+/// `verify --format json`'s record, one per puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerifyRow {
+    pub source: String,
+    pub line: u64,
+    pub puzzle: String,
+    /// `0`, `1` or `2+` (`unknown` when undecided, `mismatch` when no answer stands).
+    pub count: String,
+    /// The solution when it is unique.
+    pub solution: Option<String>,
+    /// What the judge found wrong with the puzzle's answers, when no answer stands.
+    #[serde(default)]
+    pub mismatch: Option<String>,
+}
+
+/// `grade --format json`'s record, one per puzzle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GradeRow {
+    pub source: String,
+    pub line: u64,
+    pub puzzle: String,
+    pub clues: usize,
+    pub technique: String,
+    pub guesses: Fixed<3>,
+    /// `0`, `1`, `2+` or `unknown`.
+    pub solutions: String,
+}
+
+impl GradeRow {
+    /// The record of one grade.
+    pub fn new(record: &crate::format::Record, g: &crate::grade::Grade) -> GradeRow {
+        GradeRow {
+            source: record.source.to_string(),
+            line: record.line,
+            puzzle: record.puzzle.to_string(),
+            clues: g.clues,
+            technique: g.technique.name().to_string(),
+            guesses: Fixed(g.guesses),
+            solutions: match g.solutions {
+                Some(n) if n >= 2 => "2+".to_string(),
+                Some(n) => n.to_string(),
+                None => "unknown".to_string(),
+            },
+        }
+    }
+}
+
+/// A typed record as one JSON line (no line break).
+pub fn json_line<T: Serialize>(row: &T) -> String {
+    serde_json::to_string(row).unwrap_or_default()
+}

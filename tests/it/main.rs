@@ -17,4 +17,5 @@ mod properties;
 mod readme;
 mod runner;
 mod sat;
+mod shard;
 mod threads;

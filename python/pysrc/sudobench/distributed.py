@@ -1,0 +1,315 @@
+"""Runs of sudobench on a Dask cluster (``pip install sudobench[dask]``).
+
+The coordinator (this process) reads the inputs and cuts their records into chunks of
+contiguous records, so workers need no shared file system; each chunk runs on a worker
+through the Rust library's runner and judge (the extension module), and the chunks'
+outputs are joined in input order by the same merge as ``sudobench merge``. The result is
+the output the CLI writes for the whole input, for any number of workers:
+
+- :func:`count`: one line per record, as ``sudobench count`` prints it;
+- :func:`verify`: ``sudobench verify --format json``'s lines;
+- :func:`bench`: ``sudobench bench --format json``'s records (counts added, rates from the
+  summed times and puzzles, problems kept with file and line);
+- :func:`grade`: ``sudobench grade --format json``'s lines, and with ``summary`` the per-file
+  records of ``grade --summary --format json``;
+- :func:`generate`: ``sudobench generate``'s puzzles, the same for the same seed.
+
+A failed task is retried by Dask (``retries``); a chunk that still fails is reported in
+:attr:`Run.failed` with its records (source and lines), never dropped silently, and makes
+:attr:`Run.ok` false. ``progress=True`` shows records done, rate and ETA on stderr.
+
+>>> from dask.distributed import Client, LocalCluster     # doctest: +SKIP
+>>> client = Client(LocalCluster(n_workers=2, threads_per_worker=1))  # doctest: +SKIP
+>>> run = count(client, ["data/puzzles3_magictour_top1465.gz"])  # doctest: +SKIP
+>>> run.lines[:2]  # doctest: +SKIP
+['1', '1']
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from . import _native
+
+__all__ = ["Run", "Failed", "count", "verify", "bench", "grade", "generate"]
+
+#: Records per chunk by default: big enough that scheduling costs little next to solving.
+CHUNK = 2000
+
+
+@dataclass
+class Failed:
+    """A chunk that kept failing after Dask's retries."""
+
+    #: Position of the chunk in the run.
+    index: int
+    #: Its records: ``(source, first line, last line)``; for generate, ``("generate", first
+    #: index, last index)``.
+    records: tuple[str, int, int]
+    #: The last error.
+    error: str
+
+
+@dataclass
+class Run:
+    """The joined output of a distributed run."""
+
+    #: Standard output as the CLI writes it for the whole input.
+    output: str = ""
+    #: What the CLI writes to standard error for the records (mismatches, malformed
+    #: records), in input order.
+    errors: str = ""
+    #: Chunks that failed for good.
+    failed: list[Failed] = field(default_factory=list)
+    #: With ``grade(summary=True)`` and ``bench``: the summed records as JSON lines.
+    sums: str = ""
+
+    @property
+    def lines(self) -> list[str]:
+        """Standard output's lines."""
+        return self.output.splitlines()
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """The JSON records of :attr:`sums` (bench rows, grade summaries) or of the output."""
+        text = self.sums or self.output
+        return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+    @property
+    def ok(self) -> bool:
+        """Whether every chunk ran."""
+        return not self.failed
+
+
+class _Progress:
+    """Records done, rate and ETA on stderr."""
+
+    def __init__(self, total: int, show: bool) -> None:
+        self.total, self.done, self.show = total, 0, show
+        self.start = time.monotonic()
+
+    def add(self, n: int) -> None:
+        self.done += n
+        if not self.show:
+            return
+        secs = max(time.monotonic() - self.start, 1e-9)
+        rate = self.done / secs
+        eta = (self.total - self.done) / rate if rate > 0 else float("inf")
+        end = "\n" if self.done >= self.total else ""
+        sys.stderr.write(
+            f"\r{self.done}/{self.total} records, {rate:,.0f}/s, ETA {eta:,.0f} s   {end}"
+        )
+        sys.stderr.flush()
+
+
+def _chunks(files: Sequence[str], size: int) -> list[tuple[str, list[tuple]]]:
+    """The records of every file, cut into chunks of at most ``size`` (never across files)."""
+    if size < 1:
+        raise ValueError(f"chunk_size must be at least 1, got {size}")
+    chunks = []
+    for path in files:
+        items = _native.records(str(path))
+        for at in range(0, len(items), size):
+            chunks.append((str(path), items[at : at + size]))
+        if not items:
+            chunks.append((str(path), []))
+    return chunks
+
+
+def _where(source: str, items: list[tuple]) -> tuple[str, int, int]:
+    return (source, items[0][0], items[-1][0]) if items else (source, 0, 0)
+
+
+def _run(
+    client: Any,
+    jobs: list[tuple[Callable[..., Any], tuple, tuple[str, int, int], int]],
+    retries: int,
+    progress: bool,
+) -> tuple[list[Any], list[Failed]]:
+    """Submits every job, waits, and returns the results in order (``None`` for a failed
+    job) and the failures."""
+    from dask.distributed import as_completed
+
+    futures = [
+        client.submit(fn, *args, retries=retries, pure=False) for fn, args, _, _ in jobs
+    ]
+    index = {f.key: i for i, f in enumerate(futures)}
+    bar = _Progress(sum(n for *_, n in jobs), progress)
+    results: list[Any] = [None] * len(jobs)
+    failed = []
+    for future in as_completed(futures):
+        i = index[future.key]
+        if future.status == "finished":
+            results[i] = future.result()
+        else:
+            failed.append(Failed(i, jobs[i][2], repr(future.exception())))
+        bar.add(jobs[i][3])
+    failed.sort(key=lambda f: f.index)
+    return results, failed
+
+
+def _records_run(
+    client: Any,
+    command: str,
+    files: Sequence[str] | str,
+    *,
+    backends: list[str],
+    chunk_size: int,
+    retries: int,
+    progress: bool,
+    **options: Any,
+) -> tuple[list[Any], list[Failed]]:
+    if isinstance(files, str):
+        files = [files]
+    chunks = _chunks(files, chunk_size)
+    jobs = [
+        (
+            _native.run_chunk,
+            (command, source, items, backends),
+            _where(source, items),
+            len(items),
+        )
+        for source, items in chunks
+    ]
+    # Keyword options travel through a small wrapper (submit's own keywords come first).
+    jobs = [
+        (_call_chunk, (options, *args), where, n) for _, args, where, n in jobs
+    ]
+    return _run(client, jobs, retries, progress)
+
+
+def _call_chunk(options: dict[str, Any], *args: Any) -> tuple[str, str, str]:
+    return _native.run_chunk(*args, **options)
+
+
+def _join(results: Iterable[Any], part: int) -> list[str]:
+    return [r[part] for r in results if r is not None]
+
+
+def count(
+    client: Any,
+    files: Sequence[str] | str,
+    backend: str = "bitmask",
+    limit: int = 2,
+    *,
+    chunk_size: int = CHUNK,
+    retries: int = 2,
+    progress: bool = False,
+    max_nodes: int | None = None,
+) -> Run:
+    """``sudobench count`` on the cluster: one line per record (``0``, ``1``, ``2+``, or
+    ``error: FILE:LINE: ...``)."""
+    results, failed = _records_run(
+        client, "count", files, backends=[backend], chunk_size=chunk_size,
+        retries=retries, progress=progress, limit=limit, max_nodes=max_nodes,
+    )
+    return Run(
+        output="".join(_join(results, 0)), errors="".join(_join(results, 1)), failed=failed
+    )
+
+
+def verify(
+    client: Any,
+    files: Sequence[str] | str,
+    backend: str = "bitmask",
+    *,
+    cross_check: bool = False,
+    chunk_size: int = CHUNK,
+    retries: int = 2,
+    progress: bool = False,
+) -> Run:
+    """``sudobench verify --format json`` on the cluster (``cross_check``: a second backend
+    of another kind, ``sat`` or ``dlx`` for ``sat``, as the CLI picks it)."""
+    backends = [backend] + ([("dlx" if backend == "sat" else "sat")] if cross_check else [])
+    results, failed = _records_run(
+        client, "verify", files, backends=backends, chunk_size=chunk_size,
+        retries=retries, progress=progress,
+    )
+    return Run(
+        output="".join(_join(results, 0)), errors="".join(_join(results, 1)), failed=failed
+    )
+
+
+def bench(
+    client: Any,
+    files: Sequence[str] | str,
+    backends: Sequence[str] = ("bitmask",),
+    limit: int = 2,
+    *,
+    chunk_size: int = CHUNK,
+    retries: int = 2,
+    progress: bool = False,
+) -> Run:
+    """``sudobench bench --format json --time-budget 0`` on the cluster: one record per
+    (file, backend), the chunks' figures added up. Times are summed over the workers, so
+    puzzles/s is per worker, as the CLI's is per thread."""
+    results, failed = _records_run(
+        client, "bench", files, backends=list(backends), chunk_size=chunk_size,
+        retries=retries, progress=progress, limit=limit,
+    )
+    sums = _native.merge(_join(results, 2))
+    return Run(output=sums, errors="".join(_join(results, 1)), failed=failed, sums=sums)
+
+
+def grade(
+    client: Any,
+    files: Sequence[str] | str,
+    symmetries: int = 16,
+    seed: int = 1,
+    *,
+    chunk_size: int = 500,
+    retries: int = 2,
+    progress: bool = False,
+) -> Run:
+    """``sudobench grade --format json`` on the cluster; :attr:`Run.sums` holds the per-file
+    summaries of ``grade --summary --format json``."""
+    results, failed = _records_run(
+        client, "grade", files, backends=[], chunk_size=chunk_size, retries=retries,
+        progress=progress, symmetries=symmetries, seed=seed,
+    )
+    return Run(
+        output="".join(_join(results, 0)),
+        errors="".join(_join(results, 1)),
+        failed=failed,
+        sums=_native.merge(_join(results, 2)),
+    )
+
+
+def _call_generate(options: dict[str, Any], start: int, stop: int) -> tuple[str, str]:
+    return _native.generate_chunk(start, stop, **options)
+
+
+def generate(
+    client: Any,
+    count: int = 10,
+    seed: int = 1,
+    *,
+    chunk_size: int = 100,
+    retries: int = 2,
+    progress: bool = False,
+    **options: Any,
+) -> Run:
+    """``sudobench generate --count COUNT --seed SEED`` on the cluster: puzzle ``i`` is made
+    from the seed and ``i`` alone, so the output is the CLI's for any number of workers.
+    ``options``: ``symmetry``, ``min_clues``, ``max_clues``, ``min_guesses``, ``symmetries``,
+    ``climb``, ``attempts``, ``confirm``, ``no_solution`` (the CLI's flags)."""
+    if count < 0 or chunk_size < 1:
+        raise ValueError("count must be >= 0 and chunk_size >= 1")
+    options["seed"] = seed
+    jobs = [
+        (
+            _call_generate,
+            (options, start, min(start + chunk_size, count)),
+            ("generate", start, min(start + chunk_size, count) - 1),
+            min(start + chunk_size, count) - start,
+        )
+        for start in range(0, count, chunk_size)
+    ]
+    results, failed = _run(client, jobs, retries, progress)
+    return Run(
+        output="".join(_join(results, 0)), errors="".join(_join(results, 1)), failed=failed
+    )

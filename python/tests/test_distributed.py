@@ -1,0 +1,103 @@
+"""sudobench.distributed on a real LocalCluster (worker processes): the same output as the
+CLI for count, bench totals, verify, grade and generate, for 1 and 2 workers, and failed
+chunks reported with their records."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA
+
+distributed = pytest.importorskip("dask.distributed")
+from sudobench import distributed as sd  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+MAGIC = str(DATA / "puzzles3_magictour_top1465.gz")
+NOSOL = str(DATA / "puzzles9_generated_no_solution.gz")
+SERG = str(DATA / "puzzles7_serg_benchmark.gz")
+
+
+def cli_path():
+    """The sudobench binary: $SUDOBENCH, or the one `cargo test --profile ci` (CI) or
+    `cargo build --release` left in target/."""
+    for path in [os.environ.get("SUDOBENCH"), ROOT / "target/ci/sudobench",
+                 ROOT / "target/release/sudobench"]:
+        if path and Path(path).is_file():
+            return str(path)
+    raise AssertionError("no sudobench binary: build it or set SUDOBENCH")
+
+
+def cli(*args):
+    out = subprocess.run([cli_path(), *args], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode in (0, 1), out.stderr
+    return out.stdout
+
+
+@pytest.fixture(scope="module", params=[1, 2])
+def client(request):
+    cluster = distributed.LocalCluster(
+        n_workers=request.param, threads_per_worker=1, processes=True,
+        dashboard_address=None,
+    )
+    with distributed.Client(cluster) as client:
+        yield client
+    cluster.close()
+
+
+def untimed(rows):
+    timed = {"puzzles_per_sec", "us_per_puzzle", "read_puzzles_per_sec",
+             "read_cpu_puzzles_per_sec", "solve_seconds"}
+    out = []
+    for row in rows:
+        row = {k: v for k, v in row.items() if k not in timed}
+        row["exact"] = {k: v for k, v in row["exact"].items() if not k.endswith("_nanos")}
+        out.append(row)
+    return out
+
+
+def test_count_equals_the_cli(client, tmp_path):
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text("".join(
+        "bad line\n" if i % 11 == 3 else "." * 81 + "\n" if i % 13 == 5 else
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000\n"
+        for i in range(60)))
+    files = [str(mixed), NOSOL, SERG]
+    run = sd.count(client, files, chunk_size=7, progress=True)
+    assert run.ok
+    assert run.output == cli("count", *files)
+
+
+def test_bench_totals_equal_the_cli(client):
+    files = [NOSOL, SERG]
+    run = sd.bench(client, files, backends=["bitmask", "dlx-array"], chunk_size=9)
+    want = [json.loads(line) for line in cli(
+        "bench", "--format", "json", "--time-budget", "0", "--backends", "bitmask,dlx-array",
+        *files).splitlines()]
+    assert untimed(run.records) == untimed(want)
+
+
+def test_verify_and_grade_equal_the_cli(client):
+    run = sd.verify(client, [NOSOL, SERG], chunk_size=5)
+    assert run.output == cli("verify", "--format", "json", NOSOL, SERG)
+    graded = sd.grade(client, [NOSOL], symmetries=2, chunk_size=8)
+    assert graded.output == cli("grade", "--format", "json", "--symmetries", "2", NOSOL)
+    assert graded.sums == cli("grade", "--summary", "--format", "json", "--symmetries", "2",
+                              NOSOL)
+
+
+def test_generate_equals_the_cli(client):
+    run = sd.generate(client, count=45, seed=7, chunk_size=10)
+    assert run.ok
+    assert run.output == cli("generate", "--count", "45", "--seed", "7")
+    assert len(run.lines) == 45
+
+
+def test_a_chunk_that_keeps_failing_is_reported_with_its_records(client):
+    run = sd.generate(client, count=12, seed=1, chunk_size=5, retries=1, confirm="no-such")
+    assert not run.ok
+    assert [f.records for f in run.failed] == [("generate", 0, 4), ("generate", 5, 9),
+                                               ("generate", 10, 11)]
+    assert "no-such" in run.failed[0].error

@@ -1,0 +1,70 @@
+"""Throughput of sudobench.distributed on a LocalCluster with 1 and 2 worker processes,
+against the CLI on the same work (wall-clock seconds; run on a quiet machine).
+
+    python scripts/distributed_perf.py path/to/sudobench [--generate N] [--repeat R]
+
+Needs `pip install "./python[dask]"` in the running Python. Prints one line per figure.
+"""
+
+import argparse
+import os
+import subprocess
+import time
+
+from dask.distributed import Client, LocalCluster
+
+from sudobench import distributed as sd
+
+HARDEST = "data/puzzles5_forum_hardest_1905_11+.gz"
+
+
+def best(repeat, fn):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("cli")
+    ap.add_argument("--generate", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args()
+    print("load:", os.getloadavg())
+    work = {
+        f"bench {b}": (
+            [args.cli, "bench", "--format", "json", "--time-budget", "0", "--backends", b,
+             HARDEST],
+            lambda c, b=b: sd.bench(c, [HARDEST], backends=[b], chunk_size=1000),
+        )
+        for b in ["bitmask", "dlx-array"]
+    }
+    work[f"generate {args.generate}"] = (
+        [args.cli, "generate", "--count", str(args.generate)],
+        lambda c: sd.generate(c, count=args.generate, chunk_size=100),
+    )
+    cli = {
+        name: best(args.repeat, lambda cmd=cmd: subprocess.run(
+            cmd, check=False, capture_output=True))
+        for name, (cmd, _) in work.items()
+    }
+    dask = {}
+    for workers in [1, 2]:
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
+            for name, (_, fn) in work.items():
+                fn(client)  # warm the workers (import, first build)
+                dask[name, workers] = best(args.repeat, lambda: fn(client))
+    for name in work:
+        one, two = dask[name, 1], dask[name, 2]
+        print(f"{name}: CLI {cli[name]:.2f} s, 1 worker {one:.2f} s "
+              f"({one / cli[name]:.2f}x the CLI's time), 2 workers {two:.2f} s "
+              f"(speed-up {one / two:.2f}x)")
+    print("load:", os.getloadavg())
+
+
+if __name__ == "__main__":
+    main()
