@@ -8,7 +8,7 @@
 //! everything fails.
 
 use crate::common::{Named, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION};
-use sudobench::backends;
+
 use sudobench::format::Reader;
 use sudobench::grid::{Candidates, Grid, Puzzle};
 use sudobench::judge;

@@ -3,7 +3,7 @@
 //! claims are checked; `verify` writes only what the judge accepts; the reader keeps every
 //! record; argument errors say what is wrong.
 
-use crate::common::{run, run_in, EASY, EASY_SOLUTION};
+use crate::common::{run, EASY, EASY_SOLUTION};
 use std::num::NonZeroU32;
 use std::time::Duration;
 use sudobench::grid::Candidates;
@@ -125,14 +125,10 @@ fn a_time_budget_stops_a_puzzle_in_progress() {
 
 /// A backend that always answers the same.
 struct Fixed {
-    name: &'static str,
     answer: Outcome,
 }
 
 impl Solver for Fixed {
-    fn name(&self) -> &str {
-        self.name
-    }
     fn solve(&mut self, _: &Puzzle, _: Limit) -> Outcome {
         self.answer.clone()
     }
@@ -151,12 +147,10 @@ fn the_referee_works_under_its_time_per_dispute() {
     let backends = || {
         let (one, two) = (one.clone(), two.clone());
         vec![
-            Backend::new(move || Fixed {
-                name: "one",
+            Backend::new("one", true, move || Fixed {
                 answer: one.clone(),
             }),
-            Backend::new(move || Fixed {
-                name: "two",
+            Backend::new("two", true, move || Fixed {
                 answer: two.clone(),
             }),
         ]
