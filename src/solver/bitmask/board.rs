@@ -22,6 +22,7 @@
 //! hidden triads once per node ([`triads`]). Every order of the rules reaches the same
 //! fixpoint, so these variants make the same search.
 
+mod clues;
 mod triads;
 
 pub(crate) use triads::{Choice, OPEN_POSITION};
