@@ -88,6 +88,10 @@ pub struct ReportArgs {
     /// The command to credit in the page.
     #[arg(long, default_value = "scripts/results.sh")]
     pub command: String,
+    /// Also run the peer solvers that `scripts/peers.sh` built into DIR (listed in
+    /// DIR/peers.txt) through `lib:`, shown as `NAME (lib)` in the same tables.
+    #[arg(long, value_name = "DIR")]
+    pub peers: Option<PathBuf>,
 }
 
 impl BenchArgs {
@@ -356,7 +360,18 @@ fn command_output(program: &str, args: &[&str]) -> Option<String> {
 /// `sudobench report`: runs the bench, then rewrites the generated part of the results page
 /// and the chart.
 pub fn report(args: &ReportArgs) -> Result<bool> {
-    let (sets, config, clean) = run_sets(&args.bench, true)?;
+    let peers = match &args.peers {
+        Some(dir) => report::peers::read_peers(dir)?,
+        None => Vec::new(),
+    };
+    let mut bench = args.bench.clone();
+    if !peers.is_empty() && bench.backends.is_empty() && bench.backend.is_empty() {
+        // The peers come on top of the default backends, not instead of them.
+        bench.backends = backends::default_names().map(str::to_string).collect();
+    }
+    bench.backend.extend(peers.iter().map(|p| p.backend()));
+    let (mut sets, config, clean) = run_sets(&bench, true)?;
+    report::peers::relabel(&mut sets, &peers);
     let mut machine = Machine::detect();
     machine.rustc = command_output("rustc", &["--version"]);
     machine.commit = command_output("git", &["rev-parse", "--short", "HEAD"]).map(|c| {

@@ -13,6 +13,7 @@
 //! `total` is the number of puzzles selected for the run (all records, or the sample);
 //! `covered` is how many of them the backend solved before its time budget was spent.
 
+pub mod peers;
 mod svg;
 
 pub use svg::svg;

@@ -1,14 +1,15 @@
 //! The one integration-test binary: every module below is one topic, sharing `common`.
 
-mod common;
 mod cli;
 mod cli_input;
+mod common;
 mod conformance;
 mod dlx_crosscheck;
 mod exec;
 mod fuzz_smoke;
 mod generate;
 mod logic;
+mod peers;
 mod plugin;
 mod properties;
 mod readme;

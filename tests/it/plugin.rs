@@ -3,8 +3,6 @@
 //! built-in backends, and a library that crashes, exits, hangs, lies about counts or writes
 //! wrong grids fails or is blamed, with the puzzle named, while the run goes on.
 
-
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -16,7 +14,7 @@ fn root() -> PathBuf {
 }
 
 /// The C test solver as a shared library, compiled once per test run with `cc`.
-fn library() -> &'static Path {
+pub(crate) fn library() -> &'static Path {
     static LIBRARY: OnceLock<PathBuf> = OnceLock::new();
     LIBRARY.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
