@@ -77,6 +77,7 @@ pub fn read_peers(dir: &Path) -> Result<Vec<Peer>, PeersError> {
         source,
     })?;
     let mut peers: Vec<Peer> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
     for (k, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -90,13 +91,14 @@ pub fn read_peers(dir: &Path) -> Result<Vec<Peer>, PeersError> {
                 text: line.to_string(),
             });
         };
-        if peers.iter().any(|p| p.name == name) {
+        if names.contains(&name) {
             return Err(PeersError::Repeated {
                 path,
                 line: k + 1,
                 name: name.to_string(),
             });
         }
+        names.push(name);
         let library = dir.join(library);
         if library.is_file() {
             peers.push(Peer {
