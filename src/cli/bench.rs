@@ -13,9 +13,7 @@ use sudobench::backends;
 use sudobench::format::{ParseError, Reader, Record};
 use sudobench::report::{self, Machine};
 use sudobench::runner::shard::Shard;
-use sudobench::runner::{
-    Backend, Config, Mismatch, Observer, RunError, Runner, Sample, SetReport,
-};
+use sudobench::runner::{Backend, Config, Mismatch, Observer, RunError, Runner, Sample, SetReport};
 use sudobench::solver::{Clock, Outcome, UnknownClock};
 
 /// Default time budget per backend per data set, in seconds: with the default backends over
@@ -108,6 +106,10 @@ pub struct ReportArgs {
     /// The command to credit in the page.
     #[arg(long, default_value = "scripts/results.sh")]
     pub command: String,
+    /// Also run the peer solvers that `scripts/peers.sh` built into DIR (listed in
+    /// DIR/peers.txt) through `lib:`, shown as `NAME (lib)` in the same tables.
+    #[arg(long, value_name = "DIR")]
+    pub peers: Option<PathBuf>,
 }
 
 impl BenchArgs {
@@ -395,7 +397,18 @@ pub fn report(args: &ReportArgs) -> Result<bool> {
     if args.bench.shard.is_some() {
         bail!("report runs every set whole: use `bench --shard` and `merge` for parts");
     }
-    let (sets, config, clean) = run_sets(&args.bench, true)?;
+    let peers = match &args.peers {
+        Some(dir) => report::peers::read_peers(dir)?,
+        None => Vec::new(),
+    };
+    let mut bench = args.bench.clone();
+    if !peers.is_empty() && bench.backends.is_empty() && bench.backend.is_empty() {
+        // The peers come on top of the default backends, not instead of them.
+        bench.backends = backends::default_names().map(str::to_string).collect();
+    }
+    bench.backend.extend(peers.iter().map(|p| p.backend()));
+    let (mut sets, config, clean) = run_sets(&bench, true)?;
+    report::peers::relabel(&mut sets, &peers);
     let mut machine = Machine::detect();
     machine.rustc = command_output("rustc", &["--version"]);
     machine.commit = command_output("git", &["rev-parse", "--short", "HEAD"]).map(|c| {

@@ -19,6 +19,7 @@
 //! `covered` is how many of them the backend solved before its time budget was spent.
 
 pub mod merge;
+pub mod peers;
 mod rows;
 mod svg;
 
@@ -516,7 +517,10 @@ pub fn markdown(
             )
             .ok();
         }
-        let faults: Vec<String> = fault_lines(set).into_iter().chain(startup_lines(set)).collect();
+        let faults: Vec<String> = fault_lines(set)
+            .into_iter()
+            .chain(startup_lines(set))
+            .collect();
         if !faults.is_empty() {
             writeln!(out).ok();
             for line in faults {

@@ -313,7 +313,10 @@ impl BenchRow {
             ("source", s(&self.source)),
             ("backend", s(&self.backend)),
             ("complete", s(&self.complete)),
-            ("puzzles_per_sec", self.puzzles_per_sec.map(|v| v.to_string())),
+            (
+                "puzzles_per_sec",
+                self.puzzles_per_sec.map(|v| v.to_string()),
+            ),
             ("us_per_puzzle", self.us_per_puzzle.map(|v| v.to_string())),
             ("no_guess_pct", self.no_guess_pct.map(|v| v.to_string())),
             (

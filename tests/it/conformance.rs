@@ -263,14 +263,7 @@ pub fn data_samples(name: &str) {
         for item in reader.take(SAMPLE) {
             let record = item.unwrap_or_else(|e| panic!("{e}"));
             let got = s.solve(&record.puzzle, Limit::TWO);
-            expect(
-                &s,
-                &record.puzzle,
-                2,
-                &got,
-                want,
-                record.expected.as_ref(),
-            );
+            expect(&s, &record.puzzle, 2, &got, want, record.expected.as_ref());
             solvable += usize::from(want > 0);
             solved += usize::from(want > 0 && got.solution().is_some());
             n += 1;

@@ -90,9 +90,11 @@ fn every_backend_on(puzzle: &sudobench::grid::Puzzle) -> Result<(), TestCaseErro
         prop_assert!(problem.is_none(), "{name}: {problem:?}");
         if name == "basic" {
             oracle = Some(out.count());
-        } else if let (Some(Count::Exactly(want)), Count::Exactly(got), true) =
-            (oracle, out.count(), backends::info(name).is_some_and(|b| b.complete))
-        {
+        } else if let (Some(Count::Exactly(want)), Count::Exactly(got), true) = (
+            oracle,
+            out.count(),
+            backends::info(name).is_some_and(|b| b.complete),
+        ) {
             prop_assert_eq!(got, want, "{} disagrees with basic on {}", name, grid);
         }
         answers.push((name, out));

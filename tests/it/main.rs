@@ -3,8 +3,8 @@
 mod certify;
 mod cli;
 mod cli_input;
-mod common;
 mod clocks;
+mod common;
 mod conformance;
 mod dlx_crosscheck;
 mod exec;
@@ -12,6 +12,7 @@ mod fuzz_smoke;
 mod generate;
 mod hostile;
 mod logic;
+mod peers;
 mod plugin;
 mod properties;
 mod readme;

@@ -245,7 +245,10 @@ fn readme_and_docs_examples_print_what_they_show() {
             .iter()
             .map(|f| s.spawn(move || failures_of(f)))
             .collect();
-        handles.into_iter().map(|h| h.join().expect("doc runner")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("doc runner"))
+            .collect()
     });
     let total: usize = results.iter().map(|(n, _)| n).sum();
     // So that the test cannot pass by finding nothing to run.
@@ -255,7 +258,11 @@ fn readme_and_docs_examples_print_what_they_show() {
         failures.is_empty(),
         "{} of {total} examples differ:\n\n{}",
         failures.len(),
-        failures.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 

@@ -291,15 +291,10 @@ impl Search {
 impl Solver for Bitmask {
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         let board = match puzzle {
-            Puzzle::Grid(grid) => {
-                let mut board = Board::empty();
-                for (cell, &v) in grid.cells().iter().enumerate() {
-                    if v != 0 && board.place_cell(v as usize - 1, cell).is_err() {
-                        return Outcome::none(Stats::GUESSING);
-                    }
-                }
-                board
-            }
+            Puzzle::Grid(grid) => match Board::from_clues(grid.cells()) {
+                Ok(board) => board,
+                Err(_) => return Outcome::none(Stats::GUESSING),
+            },
             Puzzle::Candidates(candidates) => Board::from_masks(candidates.masks()),
         };
         let mut search = Search::new(limit, self.max_nodes, self.popcnt);
