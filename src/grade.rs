@@ -26,8 +26,8 @@
 
 use crate::grid::{Candidates, Puzzle};
 use crate::probe::probe;
-use crate::solver::logic::{closure, LogicConfig};
 use crate::solver::bitmask::Bitmask;
+use crate::solver::logic::{closure, LogicConfig};
 use crate::solver::{BuildError, Options, Solver};
 use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, SplitMix64};

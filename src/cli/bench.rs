@@ -12,9 +12,7 @@ use std::time::Duration;
 use sudobench::backends;
 use sudobench::format::{ParseError, Reader, Record};
 use sudobench::report::{self, Machine};
-use sudobench::runner::{
-    Backend, Config, Mismatch, Observer, RunError, Runner, Sample, SetReport,
-};
+use sudobench::runner::{Backend, Config, Mismatch, Observer, RunError, Runner, Sample, SetReport};
 use sudobench::solver::{Clock, Outcome, UnknownClock};
 
 /// Default time budget per backend per data set, in seconds: with the default backends over

@@ -371,8 +371,7 @@ fn records(sets: &[SetReport], config: &Config) -> Vec<Vec<Field>> {
                 num("complete", b.complete.to_string()),
                 (
                     "puzzles_per_sec",
-                    b.has_rate()
-                        .then(|| format!("{:.1}", b.puzzles_per_sec())),
+                    b.has_rate().then(|| format!("{:.1}", b.puzzles_per_sec())),
                     false,
                 ),
                 (
@@ -585,7 +584,10 @@ pub fn markdown(
             )
             .ok();
         }
-        let faults: Vec<String> = fault_lines(set).into_iter().chain(startup_lines(set)).collect();
+        let faults: Vec<String> = fault_lines(set)
+            .into_iter()
+            .chain(startup_lines(set))
+            .collect();
         if !faults.is_empty() {
             writeln!(out).ok();
             for line in faults {

@@ -52,7 +52,11 @@ impl GroupCpu {
             return;
         };
         for entry in dir.flatten() {
-            let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<i32>().ok())
+            else {
                 continue;
             };
             if pid != self.group
@@ -88,8 +92,9 @@ fn process_cpu(pid: i32) -> Duration {
         return Duration::ZERO;
     };
     let reaped = ticks(field(&fields, 16).unwrap_or(0) + field(&fields, 17).unwrap_or(0));
-    let own = threads_run_time(pid)
-        .unwrap_or_else(|| ticks(field(&fields, 14).unwrap_or(0) + field(&fields, 15).unwrap_or(0)));
+    let own = threads_run_time(pid).unwrap_or_else(|| {
+        ticks(field(&fields, 14).unwrap_or(0) + field(&fields, 15).unwrap_or(0))
+    });
     own + reaped
 }
 

@@ -9,10 +9,10 @@
 pub mod basic;
 pub mod bitmask;
 mod clock;
-mod group_cpu;
 pub mod dlx;
 pub mod dlx_array;
 pub mod exec;
+mod group_cpu;
 pub mod logic;
 mod options;
 mod outcome;

@@ -33,7 +33,15 @@ fn puzzles(dir: &Path, set: &str, n: usize) -> PathBuf {
 /// `bench --format json --time-budget 0 --clock CLOCK` with these backends on one file: the
 /// output and one row per backend, in order.
 fn bench(backends: &[&str], clock: &str, file: &Path, more: &[&str]) -> (Output, Vec<Value>) {
-    let mut args = vec!["bench", "--format", "json", "--time-budget", "0", "--clock", clock];
+    let mut args = vec![
+        "bench",
+        "--format",
+        "json",
+        "--time-budget",
+        "0",
+        "--clock",
+        clock,
+    ];
     for b in backends {
         args.extend(["--backend", b]);
     }
@@ -44,7 +52,12 @@ fn bench(backends: &[&str], clock: &str, file: &Path, more: &[&str]) -> (Output,
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
-    assert_eq!(rows.len(), backends.len(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        rows.len(),
+        backends.len(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (out, rows)
 }
 
@@ -63,15 +76,26 @@ fn a_library_that_solves_in_the_recall_pays_for_it() {
     let file = puzzles(dir.path(), "puzzles3_magictour_top1465.gz", 30);
     let (honest, cheat) = (lib("sb_solve"), lib("sb_recall"));
     let (out, rows) = bench(&[&honest, &cheat], "cpu", &file, &[]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(rows[1]["clock"], "cpu");
     // Its answers are right (the recall's solutions are verified)...
     assert_eq!(rows[1]["solved"], 30);
     assert_eq!(rows[1]["mismatches"], 0);
     // ...and were paid for: a limit-1 search costs a good part of a limit-2 one (before, the
     // cheat's time was that of 30 empty calls, thousands of times less).
-    let (h, c) = (seconds(&rows[0], "solve_seconds"), seconds(&rows[1], "solve_seconds"));
-    assert!(c > h / 20.0, "the cheat took {c} s, the honest library {h} s");
+    let (h, c) = (
+        seconds(&rows[0], "solve_seconds"),
+        seconds(&rows[1], "solve_seconds"),
+    );
+    assert!(
+        c > h / 20.0,
+        "the cheat took {c} s, the honest library {h} s"
+    );
 }
 
 /// A library that solves in a helper thread it starts and joins is billed for that thread:
@@ -82,11 +106,22 @@ fn a_library_that_solves_in_a_helper_thread_pays_for_it() {
     let file = puzzles(dir.path(), "puzzles3_magictour_top1465.gz", 30);
     let (honest, cheat) = (lib("sb_solve"), lib("sb_thread"));
     let (out, rows) = bench(&[&honest, &cheat], "cpu", &file, &[]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(rows[1]["mismatches"], 0);
-    let (h, c) = (seconds(&rows[0], "solve_seconds"), seconds(&rows[1], "solve_seconds"));
+    let (h, c) = (
+        seconds(&rows[0], "solve_seconds"),
+        seconds(&rows[1], "solve_seconds"),
+    );
     // The same search on another thread: about the same CPU time (before, next to none).
-    assert!(c > h / 4.0, "the cheat took {c} s, the honest library {h} s");
+    assert!(
+        c > h / 4.0,
+        "the cheat took {c} s, the honest library {h} s"
+    );
 }
 
 /// A library that sleeps is billed nothing for it by the CPU clock, and the sleep shows by
@@ -99,9 +134,15 @@ fn sleeping_is_wall_time_not_cpu_time() {
     // 25 ms per call, 8 easy puzzles: at least 0.2 s of sleep.
     let (_, cpu) = bench(&[&sleepy], "cpu", &file, &["--config", "25"]);
     let (_, wall) = bench(&[&sleepy], "wall", &file, &["--config", "25"]);
-    assert_eq!((&cpu[0]["clock"], &wall[0]["clock"]), (&"cpu".into(), &"wall".into()));
+    assert_eq!(
+        (&cpu[0]["clock"], &wall[0]["clock"]),
+        (&"cpu".into(), &"wall".into())
+    );
     assert_eq!(cpu[0]["solved"], 8);
-    let (c, w) = (seconds(&cpu[0], "solve_seconds"), seconds(&wall[0], "solve_seconds"));
+    let (c, w) = (
+        seconds(&cpu[0], "solve_seconds"),
+        seconds(&wall[0], "solve_seconds"),
+    );
     assert!(w >= 0.2, "the wall clock saw {w} s of sleep");
     assert!(c < 0.1, "the CPU clock billed {c} s for sleeping");
 }
@@ -113,21 +154,34 @@ fn an_exec_start_up_is_reported_not_billed() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = puzzles(dir.path(), "puzzles0_kaggle.csv.gz", 8);
     let script = dir.path().join("slow_start.sh");
-    std::fs::write(
-        &script,
-        "sleep 1\nwhile read p l; do echo unknown; done\n",
-    )
-    .expect("write script");
+    std::fs::write(&script, "sleep 1\nwhile read p l; do echo unknown; done\n")
+        .expect("write script");
     let backend = format!("exec:sh {}", script.display());
     let (out, wall) = bench(&[&backend], "wall", &file, &[]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let (start, solve) = (seconds(&wall[0], "startup_seconds"), seconds(&wall[0], "solve_seconds"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (start, solve) = (
+        seconds(&wall[0], "startup_seconds"),
+        seconds(&wall[0], "solve_seconds"),
+    );
     assert!(start >= 1.0, "start-up {start} s");
     assert!(solve < 1.0, "solving {solve} s: the start-up was billed");
     assert_eq!(wall[0]["unknown"], 8);
     let table = crate::common::run(
-        &["bench", "--time-budget", "0", "--clock", "wall", "--backend", &backend,
-          file.to_str().expect("path")],
+        &[
+            "bench",
+            "--time-budget",
+            "0",
+            "--clock",
+            "wall",
+            "--backend",
+            &backend,
+            file.to_str().expect("path"),
+        ],
         b"",
     );
     let text = String::from_utf8_lossy(&table.stdout);
@@ -150,8 +204,14 @@ fn a_backend_that_failed_at_once_has_no_rate() {
     assert_eq!(rows[1]["covered"], 3);
     assert_eq!(rows[1]["solved"], 0);
     let table = crate::common::run(
-        &["bench", "--time-budget", "0", "--backends", "bitmask,exec:exit 3",
-          file.to_str().expect("path")],
+        &[
+            "bench",
+            "--time-budget",
+            "0",
+            "--backends",
+            "bitmask,exec:exit 3",
+            file.to_str().expect("path"),
+        ],
         b"",
     );
     let text = String::from_utf8_lossy(&table.stdout);

@@ -7,8 +7,6 @@
 //! a solution for at least half of the sampled data-set puzzles, so that one that gives up on
 //! everything fails.
 
-
-
 use crate::common::{Named, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION};
 use sudobench::format::Reader;
 use sudobench::grid::{Candidates, Grid, Puzzle};
@@ -264,14 +262,7 @@ pub fn data_samples(name: &str) {
         for item in reader.take(SAMPLE) {
             let record = item.unwrap_or_else(|e| panic!("{e}"));
             let got = s.solve(&record.puzzle, Limit::TWO);
-            expect(
-                &s,
-                &record.puzzle,
-                2,
-                &got,
-                want,
-                record.expected.as_ref(),
-            );
+            expect(&s, &record.puzzle, 2, &got, want, record.expected.as_ref());
             solvable += usize::from(want > 0);
             solved += usize::from(want > 0 && got.solution().is_some());
             n += 1;

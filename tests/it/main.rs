@@ -1,9 +1,9 @@
 //! The one integration-test binary: every module below is one topic, sharing `common`.
 
-mod common;
 mod cli;
 mod cli_input;
 mod clocks;
+mod common;
 mod conformance;
 mod dlx_crosscheck;
 mod exec;

@@ -7,8 +7,6 @@
 //! chosen puzzles. The CLI's exit code on a mismatch is tested in `tests/cli.rs` with a file
 //! whose expected solution is wrong, which goes through the same cross-check.
 
-
-
 use crate::common::{EASY as PUZZLE, EASY_SOLUTION as SOLVED};
 use std::io::Cursor;
 use std::num::NonZeroU32;
@@ -495,9 +493,12 @@ fn a_backend_that_times_itself_is_taken_at_its_word() {
             time_budget,
             ..Config::default()
         };
-        Runner::new(config, vec![basic(), Backend::new("self-timed", true, || SelfTimed)])
-            .run_items("m", reader(&text), None, &mut NoObserver)
-            .unwrap()
+        Runner::new(
+            config,
+            vec![basic(), Backend::new("self-timed", true, || SelfTimed)],
+        )
+        .run_items("m", reader(&text), None, &mut NoObserver)
+        .unwrap()
     };
     // A second per batch means batches of one puzzle: 51 seconds for 51 puzzles, whatever
     // the wall clock said.
@@ -614,7 +615,10 @@ fn liars_in_any_number_and_order_never_outvote_the_evidence() {
 #[test]
 fn backends_without_guess_counts_get_no_guess_figures() {
     let text = mixed_text();
-    let runner = Runner::new(Config::default(), vec![Backend::new("claims-two", true, || ClaimsTwo), basic()]);
+    let runner = Runner::new(
+        Config::default(),
+        vec![Backend::new("claims-two", true, || ClaimsTwo), basic()],
+    );
     let set = runner
         .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
         .unwrap();
@@ -661,5 +665,9 @@ fn huge_counters_do_not_wrap() {
     // 40 unique puzzles, each of 2^62 guesses: the sum is far beyond u64, the mean is exact.
     assert_eq!(b.guess_reports, 40);
     assert_eq!(b.guesses_per_puzzle(), Some((1u64 << 62) as f64));
-    assert_eq!(b.stats.guesses, Some(u64::MAX), "the summed counter saturates");
+    assert_eq!(
+        b.stats.guesses,
+        Some(u64::MAX),
+        "the summed counter saturates"
+    );
 }

@@ -26,10 +26,10 @@ mod triads;
 
 pub(crate) use triads::{Choice, OPEN_POSITION};
 
-use crate::util::Popcnt;
 use super::tables::{
     fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH,
 };
+use crate::util::Popcnt;
 
 /// The state of one search node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -446,8 +446,7 @@ fn handshake(worker: &mut Worker, program: &Path, timeout: Duration) -> Result<D
         match pending.get(magic) {
             Some(&wire::READY) if pending.len() >= magic + wire::READY_BYTES => {
                 let at = magic + 1;
-                let nanos =
-                    u64::from_le_bytes(pending[at..at + 8].try_into().unwrap_or_default());
+                let nanos = u64::from_le_bytes(pending[at..at + 8].try_into().unwrap_or_default());
                 worker.output.consume(magic + wire::READY_BYTES);
                 return Ok(Duration::from_nanos(nanos));
             }

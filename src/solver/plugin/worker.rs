@@ -5,11 +5,11 @@
 
 use super::wire::{self, Answer, Progress};
 use crate::util::{process_cpu_time, thread_cpu_time};
-use std::time::{Duration, Instant};
 use std::ffi::c_char;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
+use std::time::{Duration, Instant};
 
 /// tdoku's signature: `size_t solve(const char *puzzle, size_t limit, uint32_t configuration,
 /// char *solution, size_t *num_guesses)`.

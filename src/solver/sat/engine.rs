@@ -66,7 +66,12 @@ impl<E: Engine + Default> SatBackend<E> {
     /// Builds the backend with the [`Encoding`] in `options` (default [`Encoding::DEFAULT`]); the node
     /// budget caps the SAT calls.
     pub fn new(options: &Options) -> SatBackend<E> {
-        let mut sat = SatBackend::with_encoding(options.get::<Encoding>().copied().unwrap_or(Encoding::DEFAULT));
+        let mut sat = SatBackend::with_encoding(
+            options
+                .get::<Encoding>()
+                .copied()
+                .unwrap_or(Encoding::DEFAULT),
+        );
         sat.max_calls = options.max_nodes.unwrap_or(u64::MAX);
         sat
     }

@@ -86,11 +86,7 @@ impl Named {
 }
 
 impl sudobench::Solver for Named {
-    fn solve(
-        &mut self,
-        puzzle: &sudobench::Puzzle,
-        limit: sudobench::Limit,
-    ) -> sudobench::Outcome {
+    fn solve(&mut self, puzzle: &sudobench::Puzzle, limit: sudobench::Limit) -> sudobench::Outcome {
         self.solver.solve(puzzle, limit)
     }
 }
