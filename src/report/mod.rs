@@ -665,20 +665,20 @@ mod tests {
         };
         let some = |a: &str, b: &str| (Some(a.to_string()), Some(b.to_string()));
         b.guess_reports = 4;
-        b.stats.guesses = Some(2);
+        b.guess_sum = 2;
         assert_eq!(guess_columns(&b, 1, 2), some("75.0", "0.50"));
-        b.stats.guesses = Some(0);
+        b.guess_sum = 0;
         b.no_guess = 4;
         assert_eq!(guess_columns(&b, 1, 2), some("100.0", "0.00"));
         // Over the answers that counted guesses only.
         b.guess_reports = 2;
         b.no_guess = 1;
-        b.stats.guesses = Some(3);
+        b.guess_sum = 3;
         assert_eq!(guess_columns(&b, 1, 2), some("50.0", "1.50"));
         // No answer counted guesses (SAT, projection, a silent external program).
         b.guess_reports = 0;
         b.no_guess = 0;
-        b.stats.guesses = None;
+        b.guess_sum = 0;
         assert_eq!(guess_columns(&b, 1, 2), (None, None));
     }
 
