@@ -203,7 +203,7 @@ fn main() {
             let mut with_cap = |iterations| {
                 options.set(ProjectionOptions {
                     iterations,
-                    ..o.clone()
+                    ..o
                 });
                 options.clone()
             };

@@ -757,7 +757,7 @@ pub fn build(options: &Options, algorithm: Algorithm) -> Result<Box<dyn Solver>,
         .cloned()
         .unwrap_or_default();
     o.algorithm = algorithm;
-    let options = options.clone().with(o.clone());
+    let options = options.clone().with(o);
     let name = match algorithm {
         Algorithm::DouglasRachford => "projection",
         Algorithm::MalitskyTam => "projection-tm",
