@@ -219,3 +219,39 @@ fn undecided_minimality_is_not_called_not_minimal() {
     assert_eq!(threaded.stdout, out.stdout);
     assert_eq!(threaded.stderr, out.stderr);
 }
+
+fn items(text: &str) -> Vec<sudobench::format::Item> {
+    sudobench::format::Reader::new("t.csv", std::io::Cursor::new(text.as_bytes().to_vec()))
+        .collect()
+}
+
+#[test]
+fn a_malformed_first_row_is_a_record_with_an_error_not_a_header() {
+    let row = format!("{EASY},{EASY_SOLUTION}\n");
+    let bad_first = format!("{},{EASY_SOLUTION}\n", &EASY[1..]);
+    for first in [bad_first.as_str(), "foo,bar\n"] {
+        let got = items(&format!("{first}{row}{row}"));
+        assert_eq!(got.len(), 3, "{first}: {got:?}");
+        assert!(got[0].is_err(), "{first}: {got:?}");
+        assert!(got[1..].iter().all(|i| i.as_ref().is_ok_and(|r| r.expected.is_some())));
+    }
+    // A real header is still one.
+    let got = items(&format!("quizzes,solutions\n{row}"));
+    assert_eq!(got.len(), 1);
+}
+
+#[test]
+fn a_lone_carriage_return_is_never_swallowed() {
+    let text = format!("{EASY}\r{EASY}\r{EASY}\r");
+    let got = items(&text);
+    assert!(!got.iter().any(|i| i.is_ok()), "nothing read as a record with metadata: {got:?}");
+    let err = got[0].as_ref().err().expect("an error").to_string();
+    assert!(err.contains("carriage return"), "{err}");
+    // CRLF is fine.
+    let got = items(&format!("{EASY}\r\n{EASY}\r\n"));
+    assert_eq!(got.iter().filter(|i| i.is_ok()).count(), 2);
+    // A CR-only file starting with a comment is not one long comment.
+    let got = items(&format!("# comment\r{EASY}\r"));
+    assert_eq!(got.len(), 1);
+    assert!(got[0].is_err());
+}
