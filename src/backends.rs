@@ -28,7 +28,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
 }, BackendInfo {
     name: "bitmask",
     description:
-        "bit boards per digit and band, singles + locked candidates to a fixpoint, bivalue-first search: the fast one",
+        "bit boards per digit and band, singles + locked candidates (+ hidden triads) to a fixpoint, search on one digit's band configurations: the fast one",
     default: true,
     build: |o| Ok(Box::new(solver::bitmask::Bitmask::new(o))),
 }, BackendInfo {

@@ -54,8 +54,9 @@ pub struct BenchArgs {
     /// figures).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
-    /// Run a deterministic sample of this many puzzles per data set (reservoir sampling).
-    #[arg(long)]
+    /// Run a deterministic sample of this many puzzles per data set (reservoir sampling; at
+    /// least 1: leave it out to run whole sets).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub sample: Option<usize>,
     /// Seed of the sample.
     #[arg(long, default_value_t = 1)]
@@ -65,7 +66,7 @@ pub struct BenchArgs {
     pub format: Format,
     /// Solving time each backend may spend per data set, in seconds (0: no limit). When it is
     /// spent the backend stops on that set and the table shows how many puzzles it covered.
-    #[arg(long, default_value_t = DEFAULT_TIME_BUDGET)]
+    #[arg(long, default_value_t = DEFAULT_TIME_BUDGET, allow_negative_numbers = true)]
     pub time_budget: f64,
     /// Apply a random validity-preserving symmetry to each puzzle (seeded), as tdoku does.
     #[arg(long, value_name = "SEED")]
@@ -96,7 +97,10 @@ pub struct ReportArgs {
 impl BenchArgs {
     fn config(&self) -> Result<Config> {
         if !(self.time_budget >= 0.0 && self.time_budget.is_finite()) {
-            bail!("--time-budget must be a non-negative number of seconds");
+            bail!(
+                "--time-budget {}: must be a number of seconds of at least 0 (0: no limit)",
+                self.time_budget
+            );
         }
         Ok(Config {
             limit: sudobench::solver::Limit::new(self.limit)
@@ -332,7 +336,12 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     }
     let mismatches: u64 = sets.iter().map(|s| s.mismatch_total).sum();
     if mismatches > 0 {
-        eprintln!("sudobench: {mismatches} mismatches (see above); exit code 1");
+        let word = if mismatches == 1 {
+            "mismatch"
+        } else {
+            "mismatches"
+        };
+        eprintln!("sudobench: {mismatches} {word} (see above); exit code 1");
     }
     for set in &sets {
         for b in &set.backends {

@@ -115,11 +115,21 @@ pub struct BackendSettings {
 
 /// A solution limit: a whole number of at least 1.
 pub fn parse_limit(s: &str) -> Result<solver::Limit, String> {
-    s.parse::<u32>()
-        .ok()
-        .and_then(solver::Limit::new)
-        .ok_or_else(|| format!("{s:?} is not a whole number of at least 1"))
+    match s.parse::<u64>() {
+        Ok(n) if n > u64::from(u32::MAX) => Err(format!(
+            "{s:?} is too large: the limit is at most {}",
+            u32::MAX
+        )),
+        _ => s
+            .parse::<u32>()
+            .ok()
+            .and_then(solver::Limit::new)
+            .ok_or_else(|| format!("{s:?} is not a whole number of at least 1")),
+    }
 }
+
+/// The most worker threads any subcommand starts (`--threads`, 1 to this).
+pub const MAX_THREADS: u16 = 256;
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

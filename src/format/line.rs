@@ -135,7 +135,12 @@ const SOLUTION_NAMES: [&str; 2] = ["solution", "answer"];
 /// ever swallowed as a header.
 fn looks_like_header(line: &str) -> bool {
     let mut fields = line.split(',').map(|f| unquote(f).to_lowercase());
-    let named = |f: &str| PUZZLE_NAMES.iter().chain(&SOLUTION_NAMES).any(|k| f.contains(k));
+    let named = |f: &str| {
+        PUZZLE_NAMES
+            .iter()
+            .chain(&SOLUTION_NAMES)
+            .any(|k| f.contains(k))
+    };
     line.contains(',')
         && line.split(',').all(|f| parse_puzzle(unquote(f)).is_err())
         && fields.any(|f| named(&f))
@@ -381,7 +386,15 @@ mod tests {
         assert!(!looks_like_header(&row));
         // A malformed first row, or any two words, is no header: it is a record (an error).
         assert!(!looks_like_header("foo,bar"));
-        assert!(!looks_like_header(&format!("{},{}", "0".repeat(80), "1".repeat(81))));
-        assert!(!looks_like_header(&format!("{},{}", "1".repeat(81), "x".repeat(81))));
+        assert!(!looks_like_header(&format!(
+            "{},{}",
+            "0".repeat(80),
+            "1".repeat(81)
+        )));
+        assert!(!looks_like_header(&format!(
+            "{},{}",
+            "1".repeat(81),
+            "x".repeat(81)
+        )));
     }
 }

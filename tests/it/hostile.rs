@@ -233,7 +233,9 @@ fn a_malformed_first_row_is_a_record_with_an_error_not_a_header() {
         let got = items(&format!("{first}{row}{row}"));
         assert_eq!(got.len(), 3, "{first}: {got:?}");
         assert!(got[0].is_err(), "{first}: {got:?}");
-        assert!(got[1..].iter().all(|i| i.as_ref().is_ok_and(|r| r.expected.is_some())));
+        assert!(got[1..]
+            .iter()
+            .all(|i| i.as_ref().is_ok_and(|r| r.expected.is_some())));
     }
     // A real header is still one.
     let got = items(&format!("quizzes,solutions\n{row}"));
@@ -244,7 +246,10 @@ fn a_malformed_first_row_is_a_record_with_an_error_not_a_header() {
 fn a_lone_carriage_return_is_never_swallowed() {
     let text = format!("{EASY}\r{EASY}\r{EASY}\r");
     let got = items(&text);
-    assert!(!got.iter().any(|i| i.is_ok()), "nothing read as a record with metadata: {got:?}");
+    assert!(
+        !got.iter().any(|i| i.is_ok()),
+        "nothing read as a record with metadata: {got:?}"
+    );
     let err = got[0].as_ref().err().expect("an error").to_string();
     assert!(err.contains("carriage return"), "{err}");
     // CRLF is fine.
