@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use sudobench::format::{Item, Reader};
 use sudobench::grade::{Grade, Grader, Summary, Technique};
 use sudobench::report::{csv_field, json_string};
-use sudobench::runner::pipeline::map_ordered;
+use sudobench::runner::pipeline::map_source;
 
 /// Output formats of `grade`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -139,8 +139,12 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
             }
         };
         let mut summary = Summary::default();
-        map_ordered(
-            reader,
+        let mut reader = reader;
+        // The output is shared by the emitter and the flush before the pipeline waits for
+        // input, so that a puzzle typed on standard input is answered at once.
+        let shared = std::cell::RefCell::new(&mut out);
+        map_source(
+            &mut reader,
             args.threads as usize,
             64,
             || Grader::new(args.symmetries, args.seed).ok(),
@@ -197,9 +201,11 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
                         solutions(g.solutions)
                     ),
                 };
+                let mut out = shared.borrow_mut();
                 out.line(&line);
                 out.is_open()
             },
+            || shared.borrow_mut().flush(),
         );
         not_unique += summary.not_unique;
         let table = summary_table(file, &summary, args.symmetries);

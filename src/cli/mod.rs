@@ -1,7 +1,8 @@
 //! Command-line interface: argument parsing and one module per subcommand.
 //!
 //! Subcommands return `Ok(true)` when everything was fine, `Ok(false)` when some puzzle failed
-//! or some input was malformed (exit 1), and `Err` for usage errors (exit 2). Results go to
+//! or some input was malformed (exit 1), and `Err` when the command cannot run or go on: a
+//! usage error, an output that cannot be written (exit 2; see [`EXIT_CODES`]). Results go to
 //! stdout, one line per record; summaries and progress go to stderr.
 
 mod backends;
@@ -22,9 +23,15 @@ use clap::{Args, Parser, Subcommand};
 use sudobench::solver::sat::Encoding;
 use sudobench::solver::{self, Options};
 
+/// Exit codes, shown under every help text.
+const EXIT_CODES: &str = "Exit codes: 0 every record fine; 1 some record failed, was malformed, \
+or a backend was found at fault; 2 the command could not run or go on: a usage error (bad \
+arguments, unknown backend), an input that cannot be opened, or results that cannot be \
+written (a full disk; a closed pipe, as with `| head`, is no error).";
+
 /// Sudoku solvers, benchmarked and cross-checked.
 #[derive(Parser, Debug)]
-#[command(name = "sudobench", version, about)]
+#[command(name = "sudobench", version, about, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -260,3 +260,71 @@ fn a_lone_carriage_return_is_never_swallowed() {
     assert_eq!(got.len(), 1);
     assert!(got[0].is_err());
 }
+
+/// `verify`, `grade` and `cnf --out` answer a puzzle on standard input while the input is
+/// still open (a person or a program waiting for each answer).
+#[test]
+fn verify_grade_and_cnf_answer_stdin_as_it_arrives() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::sync::mpsc;
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("cnf");
+    let out_dir = out_dir.to_str().unwrap();
+    for args in [
+        &["verify", "-"][..],
+        &["grade", "-"],
+        &["grade", "--format", "csv", "-"],
+        &["cnf", "--out", out_dir, "--force"],
+    ] {
+        let mut child = crate::common::spawn_in(dir.path(), args);
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        writeln!(stdin, "{EASY}").unwrap();
+        stdin.flush().unwrap();
+        // A guard against a hang, not a timing figure.
+        let wait = Duration::from_secs(30);
+        let mut got = Vec::new();
+        while !got
+            .iter()
+            .any(|l: &String| l.contains(&EASY[..20]) || l.contains(".cnf "))
+        {
+            match rx.recv_timeout(wait) {
+                Ok(line) => got.push(line),
+                Err(_) => panic!("{args:?}: no answer while input is open: {got:?}"),
+            }
+        }
+        drop(stdin);
+        child.wait().unwrap();
+        reader.join().unwrap();
+    }
+}
+
+/// `verify … | head -1`: a closed output stops the run.
+#[test]
+fn verify_stops_when_its_output_closes() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = crate::common::spawn_in(std::path::Path::new("."), &["verify", "-"]);
+    let mut stdin = child.stdin.take().unwrap();
+    // Endless input, until the program stops reading.
+    let feeder = std::thread::spawn(move || {
+        let block = format!("{EASY}\n").repeat(1000);
+        while stdin.write_all(block.as_bytes()).is_ok() {}
+    });
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first.trim(), "puzzle,count,solution");
+    drop(stdout);
+    // It ends by itself (the feeder sees a broken pipe and ends too).
+    let status = child.wait().unwrap();
+    feeder.join().unwrap();
+    assert!(status.code().is_some(), "{status:?}");
+}
