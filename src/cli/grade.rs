@@ -126,6 +126,12 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
         (GradeFormat::Csv, true) => {
             out.line(&summary_csv_header());
         }
+        (GradeFormat::Table, false) => {
+            out.line(&format!(
+                "{:<40} {:>5} {:<18} {:>9} {:>7}  puzzle",
+                "source:line", "clues", "technique", "guesses", "sols"
+            ));
+        }
         _ => {}
     }
     let (mut malformed, mut unreadable, mut not_unique) = (0u64, 0u64, 0u64);

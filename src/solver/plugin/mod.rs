@@ -643,6 +643,9 @@ mod tests {
         let mut grid = [b'5'; 81];
         grid[10] = b'0';
         let text = written(&grid);
-        assert!(text.contains("cell 11 (row 2, column 2) holds '0'"), "{text}");
+        assert!(
+            text.contains("cell 11 (row 2, column 2) holds '0'"),
+            "{text}"
+        );
     }
 }
