@@ -10,7 +10,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use sudobench::backends;
-use sudobench::format::{ParseError, Reader, Record};
+use sudobench::format::{ParseError, Record};
 use sudobench::report::{self, Machine};
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner, Sample, SetReport};
 use sudobench::solver::Outcome;
@@ -164,6 +164,8 @@ struct CliObserver {
     mismatches: u64,
     parse_errors: u64,
     start: std::time::Instant,
+    /// Whether the bar follows the bytes read (a file) rather than puzzles (a sample).
+    by_bytes: bool,
 }
 
 impl CliObserver {
@@ -175,6 +177,7 @@ impl CliObserver {
             mismatches: 0,
             parse_errors: 0,
             start: std::time::Instant::now(),
+            by_bytes: false,
         }
     }
 
@@ -187,22 +190,25 @@ impl CliObserver {
 }
 
 impl Observer for CliObserver {
-    fn start(&mut self, source: &str, _: Option<u64>) {
+    fn start(&mut self, source: &str, bytes: Option<u64>) {
         self.mismatches = 0;
         self.parse_errors = 0;
         self.start = std::time::Instant::now();
+        self.by_bytes = false;
         if !self.terminal {
             return;
         }
-        // The bar follows answered puzzles, so it needs the set's size: a file is counted
-        // first (reading is fast next to solving); standard input gets a spinner.
-        let total = (source != "-")
-            .then(|| Reader::open(source).ok().map(|r| r.count() as u64))
-            .flatten()
-            .map(|n| match self.sample {
-                Some(k) => n.min(k as u64),
-                None => n,
-            });
+        // The bar's total comes from what the runner tells: the sample's size, or the file's
+        // size in bytes (followed as the runner reads it, compressed bytes for a gzip file),
+        // so no file is read twice; standard input gets a spinner.
+        let total = match (self.sample, bytes) {
+            (Some(k), _) => Some(k as u64),
+            (None, Some(b)) => {
+                self.by_bytes = true;
+                Some(b)
+            }
+            (None, None) => None,
+        };
         let name = source.rsplit('/').next().unwrap_or(source).to_string();
         let bar = match total {
             Some(n) => {
@@ -222,9 +228,12 @@ impl Observer for CliObserver {
         self.bar = Some(bar);
     }
 
-    fn progress(&mut self, puzzles: u64, _: Option<u64>) {
+    fn progress(&mut self, puzzles: u64, bytes: Option<u64>) {
         if let Some(bar) = &self.bar {
-            bar.set_position(puzzles);
+            match (self.by_bytes, bytes) {
+                (true, Some(b)) => bar.set_position(b),
+                _ => bar.set_position(puzzles),
+            }
             let secs = self.start.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(format!(
                 "{} puzzles, {}/s",
