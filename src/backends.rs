@@ -92,7 +92,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
 }, BackendInfo {
     name: "bitmask",
     description:
-        "bit boards per digit and band, singles + locked candidates to a fixpoint, bivalue-first search: the fast one",
+        "bit boards per digit and band, singles + locked candidates (+ hidden triads) to a fixpoint, search on one digit's band configurations: the fast one",
     kind: Kind::Search,
     complete: true,
     default: true,

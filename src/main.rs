@@ -1,5 +1,6 @@
 //! The `sudobench` command line. All the work happens in [`cli`]; this maps its result to the
-//! documented exit codes: 0 all fine, 1 some puzzle failed or had an error, 2 usage error.
+//! documented exit codes: 0 all fine, 1 some puzzle failed or had an error, 2 the command
+//! could not run or go on (a usage error, an output that cannot be written).
 
 mod cli;
 

@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 /// Why a proof directory cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ProofDirError {
-    /// It could not be created or read.
-    #[error("{dir}: {source}")]
+    /// It could not be created or read (the cause is the error's source).
+    #[error("{}: cannot be used as the proof directory (give a new or empty directory)", dir.display())]
     Io {
         /// The directory.
         dir: PathBuf,

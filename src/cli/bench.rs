@@ -10,7 +10,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use sudobench::backends;
-use sudobench::format::{ParseError, Reader, Record};
+use sudobench::format::{ParseError, Record};
 use sudobench::report::{self, Machine};
 use sudobench::runner::shard::Shard;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, RunError, Runner, Sample, SetReport};
@@ -55,8 +55,9 @@ pub struct BenchArgs {
     /// figures).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
-    /// Run a deterministic sample of this many puzzles per data set (reservoir sampling).
-    #[arg(long)]
+    /// Run a deterministic sample of this many puzzles per data set (reservoir sampling; at
+    /// least 1: leave it out to run whole sets).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub sample: Option<usize>,
     /// Seed of the sample.
     #[arg(long, default_value_t = 1)]
@@ -66,7 +67,7 @@ pub struct BenchArgs {
     pub format: Format,
     /// Solving time each backend may spend per data set, in seconds (0: no limit). When it is
     /// spent the backend stops on that set and the table shows how many puzzles it covered.
-    #[arg(long, default_value_t = DEFAULT_TIME_BUDGET)]
+    #[arg(long, default_value_t = DEFAULT_TIME_BUDGET, allow_negative_numbers = true)]
     pub time_budget: f64,
     /// Apply a random validity-preserving symmetry to each puzzle (seeded), as tdoku does.
     #[arg(long, value_name = "SEED")]
@@ -115,7 +116,10 @@ pub struct ReportArgs {
 impl BenchArgs {
     fn config(&self) -> Result<Config> {
         if !(self.time_budget >= 0.0 && self.time_budget.is_finite()) {
-            bail!("--time-budget must be a non-negative number of seconds");
+            bail!(
+                "--time-budget {}: must be a number of seconds of at least 0 (0: no limit)",
+                self.time_budget
+            );
         }
         Ok(Config {
             limit: sudobench::solver::Limit::new(self.limit)
@@ -180,6 +184,8 @@ struct CliObserver {
     mismatches: u64,
     parse_errors: u64,
     start: std::time::Instant,
+    /// Whether the bar follows the bytes read (a file) rather than puzzles (a sample).
+    by_bytes: bool,
 }
 
 impl CliObserver {
@@ -191,6 +197,7 @@ impl CliObserver {
             mismatches: 0,
             parse_errors: 0,
             start: std::time::Instant::now(),
+            by_bytes: false,
         }
     }
 
@@ -203,22 +210,25 @@ impl CliObserver {
 }
 
 impl Observer for CliObserver {
-    fn start(&mut self, source: &str, _: Option<u64>) {
+    fn start(&mut self, source: &str, bytes: Option<u64>) {
         self.mismatches = 0;
         self.parse_errors = 0;
         self.start = std::time::Instant::now();
+        self.by_bytes = false;
         if !self.terminal {
             return;
         }
-        // The bar follows answered puzzles, so it needs the set's size: a file is counted
-        // first (reading is fast next to solving); standard input gets a spinner.
-        let total = (source != "-")
-            .then(|| Reader::open(source).ok().map(|r| r.count() as u64))
-            .flatten()
-            .map(|n| match self.sample {
-                Some(k) => n.min(k as u64),
-                None => n,
-            });
+        // The bar's total comes from what the runner tells: the sample's size, or the file's
+        // size in bytes (followed as the runner reads it, compressed bytes for a gzip file),
+        // so no file is read twice; standard input gets a spinner.
+        let total = match (self.sample, bytes) {
+            (Some(k), _) => Some(k as u64),
+            (None, Some(b)) => {
+                self.by_bytes = true;
+                Some(b)
+            }
+            (None, None) => None,
+        };
         let name = source.rsplit('/').next().unwrap_or(source).to_string();
         let bar = match total {
             Some(n) => {
@@ -238,9 +248,12 @@ impl Observer for CliObserver {
         self.bar = Some(bar);
     }
 
-    fn progress(&mut self, puzzles: u64, _: Option<u64>) {
+    fn progress(&mut self, puzzles: u64, bytes: Option<u64>) {
         if let Some(bar) = &self.bar {
-            bar.set_position(puzzles);
+            match (self.by_bytes, bytes) {
+                (true, Some(b)) => bar.set_position(b),
+                _ => bar.set_position(puzzles),
+            }
             let secs = self.start.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(format!(
                 "{} puzzles, {}/s",
@@ -356,7 +369,12 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     }
     let mismatches: u64 = sets.iter().map(|s| s.mismatch_total).sum();
     if mismatches > 0 {
-        eprintln!("sudobench: {mismatches} mismatches (see above); exit code 1");
+        let word = if mismatches == 1 {
+            "mismatch"
+        } else {
+            "mismatches"
+        };
+        eprintln!("sudobench: {mismatches} {word} (see above); exit code 1");
     }
     for set in &sets {
         for b in &set.backends {

@@ -136,13 +136,14 @@ pub fn cnf(args: &CnfArgs) -> Result<bool> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     clear_old_formulas(dir, args.force)?;
     let mut ok = true;
-    let stdout = io::stdout();
-    let mut listing = BufWriter::new(stdout.lock());
+    // Each file's line is shown as soon as it is written (a puzzle typed on standard input
+    // is answered at once); a closed output (`| head -1`) stops the run.
+    let mut listing = super::output::Output::stdout();
     for (i, item) in items.enumerate() {
         match item {
             Err(e) => {
                 ok = false;
-                writeln!(listing, "error: {e}")?;
+                listing.line(&format!("error: {e}"));
             }
             Ok(record) => {
                 let path = dir.join(format!("{:06}.cnf", i + 1));
@@ -152,16 +153,19 @@ pub fn cnf(args: &CnfArgs) -> Result<bool> {
                 write_formula(&mut w, &mut formula, encoding, &record)
                     .and_then(|()| w.flush())
                     .with_context(|| format!("writing {}", path.display()))?;
-                writeln!(
-                    listing,
+                listing.line(&format!(
                     "{} {} variables {} clauses",
                     path.display(),
                     formula.num_vars(),
                     formula.num_clauses()
-                )?;
+                ));
             }
         }
+        listing.flush();
+        if !listing.is_open() {
+            break;
+        }
     }
-    listing.flush()?;
+    listing.finish()?;
     Ok(ok)
 }

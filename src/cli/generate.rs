@@ -69,6 +69,9 @@ fn parse_symmetry(s: &str) -> Result<ClueSymmetry, String> {
     })
 }
 
+/// The most clues of any known minimal puzzle.
+const MOST_MINIMAL_CLUES: u32 = 40;
+
 /// `MIN..MAX`, `N`, `MIN..` or `..MAX` (`MIN..=MAX` too).
 fn parse_clues(s: &str) -> Result<(u32, u32), String> {
     let number = |t: &str, default: u32| -> Result<u32, String> {
@@ -89,9 +92,11 @@ fn parse_clues(s: &str) -> Result<(u32, u32), String> {
             (n, n)
         }
     };
-    if min > max || max < 17 || min > 81 {
+    // Checked before any search: no minimal puzzle with more than 40 clues is known, so a
+    // range above that would only grind through the attempts.
+    if min > max || max < 17 || min > MOST_MINIMAL_CLUES {
         return Err(format!(
-            "{s:?}: no minimal puzzle has that many clues (they have 17 to about 40)"
+            "{s:?}: no minimal puzzle has that many clues (they have 17 to {MOST_MINIMAL_CLUES})"
         ));
     }
     Ok((min, max))

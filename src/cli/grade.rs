@@ -8,7 +8,7 @@ use sudobench::format::{Item, Reader};
 use sudobench::grade::{Grade, Grader, Summary, Technique};
 use sudobench::report::merge::GradeSummaryRow;
 use sudobench::report::{csv_lines, json_line, Fixed, GradeRow};
-use sudobench::runner::pipeline::map_ordered;
+use sudobench::runner::pipeline::map_source;
 use sudobench::runner::shard::{Shard, Window};
 
 /// Output formats of `grade`.
@@ -125,6 +125,12 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
         (GradeFormat::Csv, true) => {
             out.line(&summary_csv_header());
         }
+        (GradeFormat::Table, false) => {
+            out.line(&format!(
+                "{:<40} {:>5} {:<18} {:>9} {:>7}  puzzle",
+                "source:line", "clues", "technique", "guesses", "sols"
+            ));
+        }
         _ => {}
     }
     let (mut malformed, mut unreadable, mut not_unique) = (0u64, 0u64, 0u64);
@@ -141,8 +147,12 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
             }
         };
         let mut summary = Summary::default();
-        map_ordered(
-            window.part(reader),
+        let mut part = window.part(reader);
+        // The output is shared by the emitter and the flush before the pipeline waits for
+        // input, so that a puzzle typed on standard input is answered at once.
+        let shared = std::cell::RefCell::new(&mut out);
+        map_source(
+            &mut part,
             args.threads as usize,
             64,
             || Grader::new(args.symmetries, args.seed).ok(),
@@ -189,9 +199,11 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
                     ]),
                     GradeFormat::Json => json_line(&GradeRow::new(&record, &g)),
                 };
+                let mut out = shared.borrow_mut();
                 out.line(&line);
                 out.is_open()
             },
+            || shared.borrow_mut().flush(),
         );
         not_unique += summary.not_unique;
         let table = summary_table(file, &summary, args.symmetries);

@@ -1,7 +1,8 @@
 //! Command-line interface: argument parsing and one module per subcommand.
 //!
 //! Subcommands return `Ok(true)` when everything was fine, `Ok(false)` when some puzzle failed
-//! or some input was malformed (exit 1), and `Err` for usage errors (exit 2). Results go to
+//! or some input was malformed (exit 1), and `Err` when the command cannot run or go on: a
+//! usage error, an output that cannot be written (exit 2; see [`EXIT_CODES`]). Results go to
 //! stdout, one line per record; summaries and progress go to stderr.
 
 mod backends;
@@ -26,9 +27,15 @@ use sudobench::solver::projection::ProjectionOptions;
 use sudobench::solver::sat::Encoding;
 use sudobench::solver::{self, Options};
 
+/// Exit codes, shown under every help text.
+const EXIT_CODES: &str = "Exit codes: 0 every record fine; 1 some record failed, was malformed, \
+or a backend was found at fault; 2 the command could not run or go on: a usage error (bad \
+arguments, unknown backend), an input that cannot be opened, or results that cannot be \
+written (a full disk; a closed pipe, as with `| head`, is no error).";
+
 /// Sudoku solvers, benchmarked and cross-checked.
 #[derive(Parser, Debug)]
-#[command(name = "sudobench", version, about)]
+#[command(name = "sudobench", version, about, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -124,11 +131,21 @@ pub struct BackendSettings {
 
 /// A solution limit: a whole number of at least 1.
 pub fn parse_limit(s: &str) -> Result<solver::Limit, String> {
-    s.parse::<u32>()
-        .ok()
-        .and_then(solver::Limit::new)
-        .ok_or_else(|| format!("{s:?} is not a whole number of at least 1"))
+    match s.parse::<u64>() {
+        Ok(n) if n > u64::from(u32::MAX) => Err(format!(
+            "{s:?} is too large: the limit is at most {}",
+            u32::MAX
+        )),
+        _ => s
+            .parse::<u32>()
+            .ok()
+            .and_then(solver::Limit::new)
+            .ok_or_else(|| format!("{s:?} is not a whole number of at least 1")),
+    }
 }
+
+/// The most worker threads any subcommand starts (`--threads`, 1 to this).
+pub const MAX_THREADS: u16 = 256;
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

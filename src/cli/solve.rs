@@ -27,8 +27,8 @@ pub struct SolveArgs {
     /// With --no-guess: print the remaining candidates as a 729-character pencilmark line.
     #[arg(long, requires = "no_guess")]
     pencilmarks: bool,
-    /// Solve on this many threads (output order and content do not change).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Solve on this many threads, 1 to 256 (output order and content do not change).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=i64::from(super::MAX_THREADS)))]
     threads: u16,
     /// Puzzle files (plain or gzip; `-` or nothing for standard input).
     files: Vec<String>,
@@ -48,8 +48,8 @@ pub struct CountArgs {
     /// name, or its path when two inputs share one; see the README).
     #[arg(long)]
     proof: Option<std::path::PathBuf>,
-    /// Count on this many threads (output order and content do not change).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Count on this many threads, 1 to 256 (output order and content do not change).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=i64::from(super::MAX_THREADS)))]
     threads: u16,
     /// After the count, print the solutions that back it: the solution of a `1`, two
     /// different solutions of a `2+` (each checked by the verifier).

@@ -321,10 +321,11 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         }
     );
     if args.minimal {
-        eprintln!(
-            "sudobench verify: {} not minimal, {} minimality undecided",
-            o.not_minimal, o.undecided
-        );
+        let undecided = match o.undecided {
+            0 => String::new(),
+            n => format!(", {n} minimality undecided"),
+        };
+        eprintln!("sudobench verify: {} not minimal{undecided}", o.not_minimal);
     }
     let fine = o.unique == o.puzzles
         && o.malformed == 0

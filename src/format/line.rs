@@ -125,13 +125,25 @@ fn parse_solution(field: &str) -> Result<Grid, ParseErrorKind> {
     Ok(grid)
 }
 
-/// Whether a first data line is a CSV header rather than a headerless row.
+/// Column names that make a first line a CSV header: a puzzle column, a solution column.
+const PUZZLE_NAMES: [&str; 5] = ["quiz", "puzzle", "question", "problem", "grid"];
+const SOLUTION_NAMES: [&str; 2] = ["solution", "answer"];
+
+/// Whether a first data line is a CSV header rather than a headerless row: it has commas, no
+/// field of it is a puzzle, and it names a puzzle or solution column. Anything else (a
+/// malformed first row, `foo,bar`) is a record, with an error if it is one, so that no row is
+/// ever swallowed as a header.
 fn looks_like_header(line: &str) -> bool {
+    let mut fields = line.split(',').map(|f| unquote(f).to_lowercase());
+    let named = |f: &str| {
+        PUZZLE_NAMES
+            .iter()
+            .chain(&SOLUTION_NAMES)
+            .any(|k| f.contains(k))
+    };
     line.contains(',')
-        && line
-            .split(',')
-            .next()
-            .is_some_and(|f| parse_puzzle(unquote(f)).is_err())
+        && line.split(',').all(|f| parse_puzzle(unquote(f)).is_err())
+        && fields.any(|f| named(&f))
 }
 
 fn unquote(field: &str) -> &str {
@@ -150,8 +162,8 @@ fn header_layout(line: &str) -> CsvLayout {
             .iter()
             .position(|n| keys.iter().any(|k| n.contains(k)))
     };
-    let puzzle = find(&["quiz", "puzzle", "question", "problem", "grid"]).unwrap_or(0);
-    let solution = find(&["solution", "answer"]).filter(|&s| s != puzzle);
+    let puzzle = find(&PUZZLE_NAMES).unwrap_or(0);
+    let solution = find(&SOLUTION_NAMES).filter(|&s| s != puzzle);
     CsvLayout {
         columns: names.len(),
         puzzle,
@@ -372,5 +384,17 @@ mod tests {
         );
         let row = format!("{},{}", "0".repeat(81), "1".repeat(81));
         assert!(!looks_like_header(&row));
+        // A malformed first row, or any two words, is no header: it is a record (an error).
+        assert!(!looks_like_header("foo,bar"));
+        assert!(!looks_like_header(&format!(
+            "{},{}",
+            "0".repeat(80),
+            "1".repeat(81)
+        )));
+        assert!(!looks_like_header(&format!(
+            "{},{}",
+            "1".repeat(81),
+            "x".repeat(81)
+        )));
     }
 }

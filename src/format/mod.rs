@@ -64,6 +64,14 @@ pub enum ParseErrorKind {
     /// A line longer than any puzzle line could be.
     #[error("line is longer than {0} bytes")]
     TooLong(usize),
+    /// A carriage return inside a line: lines end with a newline (`\n` or `\r\n`); a file
+    /// with carriage returns alone as line ends (old Mac style) would otherwise have all
+    /// its lines read as one.
+    #[error(
+        "carriage return at byte {0} of the line: lines must end with a newline (convert \
+         CR-only line endings, e.g. with `tr '\\r' '\\n'`)"
+    )]
+    CarriageReturn(usize),
     /// The stream itself failed (corrupt or truncated gzip, I/O error); reading of this
     /// source stops here.
     #[error("read failed: {0}")]

@@ -202,6 +202,12 @@ impl State {
                 meta: String::new(),
             }));
         }
+        // A lone carriage return never ends a line silently inside another (a CR-only file
+        // would be one record and the rest of it its metadata, or one long comment).
+        if let Some(at) = memchr::memchr(b'\r', bytes) {
+            self.seen_data = true;
+            return Some(Err(self.error(ParseErrorKind::CarriageReturn(at + 1))));
+        }
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => return Some(Err(self.error(ParseErrorKind::Utf8(e.valid_up_to())))),

@@ -210,7 +210,12 @@ fn set_line(set: &SetReport) -> String {
         .ok();
     }
     if set.mismatch_total > 0 {
-        write!(s, ", {} MISMATCHES", thousands(set.mismatch_total)).ok();
+        let word = if set.mismatch_total == 1 {
+            "MISMATCH"
+        } else {
+            "MISMATCHES"
+        };
+        write!(s, ", {} {word}", thousands(set.mismatch_total)).ok();
     }
     if set.data_errors > 0 {
         write!(
@@ -223,14 +228,34 @@ fn set_line(set: &SetReport) -> String {
     if set.refereed > 0 {
         write!(
             s,
-            ", {} disputes settled by the referee {}",
+            ", {} {} settled by the referee {}",
             thousands(set.refereed),
+            if set.refereed == 1 {
+                "dispute"
+            } else {
+                "disputes"
+            },
+            set.referee.as_deref().unwrap_or("?")
+        )
+        .ok();
+    }
+    if set.checked > 0 {
+        write!(
+            s,
+            ", {} outside {} checked by the referee {}",
+            thousands(set.checked),
+            if set.checked == 1 { "count" } else { "counts" },
             set.referee.as_deref().unwrap_or("?")
         )
         .ok();
     }
     if set.unsettled > 0 {
-        write!(s, ", {} DISPUTES UNSETTLED", thousands(set.unsettled)).ok();
+        let word = if set.unsettled == 1 {
+            "DISPUTE"
+        } else {
+            "DISPUTES"
+        };
+        write!(s, ", {} {word} UNSETTLED", thousands(set.unsettled)).ok();
     }
     if let Some(e) = &set.error {
         write!(s, ", UNREADABLE: {e}").ok();

@@ -235,6 +235,33 @@ pub fn map_ordered<I, O, W>(
     O: Send,
     W: Send,
 {
+    map_source(
+        &mut Ready(items),
+        threads,
+        batch_size,
+        make,
+        work,
+        emit,
+        || {},
+    )
+}
+
+/// [`map_ordered`] over a [`Source`] that may wait for input (standard input typed or piped
+/// a line at a time): what is at hand is processed and emitted before the pipeline waits,
+/// and `idle` is called then (to flush the output, say).
+pub fn map_source<I, O, W>(
+    items: &mut dyn Source<I>,
+    threads: usize,
+    batch_size: usize,
+    make: impl Fn() -> W,
+    work: impl Fn(&mut W, &I) -> O + Sync,
+    emit: impl FnMut(I, O) -> bool,
+    idle: impl FnMut(),
+) where
+    I: Send,
+    O: Send,
+    W: Send,
+{
     struct Map<'a, W, F> {
         worker: W,
         work: &'a F,
@@ -248,10 +275,13 @@ pub fn map_ordered<I, O, W>(
                 .collect()
         }
     }
-    struct Emit<F>(F);
-    impl<I, O, F: FnMut(I, O) -> bool> Sink<I, Vec<O>> for Emit<F> {
+    struct Emit<F, G>(F, G);
+    impl<I, O, F: FnMut(I, O) -> bool, G: FnMut()> Sink<I, Vec<O>> for Emit<F, G> {
         fn deliver(&mut self, items: Vec<I>, outputs: Vec<O>) -> bool {
             items.into_iter().zip(outputs).all(|(i, o)| (self.0)(i, o))
+        }
+        fn idle(&mut self) {
+            (self.1)()
         }
     }
     let mut stages: Vec<Map<W, _>> = (0..threads.max(1))
@@ -260,7 +290,7 @@ pub fn map_ordered<I, O, W>(
             work: &work,
         })
         .collect();
-    run_ordered(&mut Ready(items), &mut stages, batch_size, &mut Emit(emit));
+    run_ordered(items, &mut stages, batch_size, &mut Emit(emit, idle));
 }
 
 #[cfg(test)]

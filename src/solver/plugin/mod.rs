@@ -574,13 +574,38 @@ fn outcome(answer: &Answer, limit: Limit) -> Result<Outcome, String> {
             stats,
         }),
         None if answer.recount == wire::NOT_CALLED => Err(format!(
-            "impossible answer: {count} solution(s) but no solution written (81 digits 1-9)"
+            "impossible answer: {count} solution(s) but {}",
+            written(&answer.solution)
         )),
         None => Err(format!(
-            "impossible answer: {count} solution(s) but no solution written, not even when \
-             called again with limit 1 (which returned {})",
+            "impossible answer: {count} solution(s) but {}, not even when called again with \
+             limit 1 (which returned {})",
+            written(&answer.solution),
             answer.recount
         )),
+    }
+}
+
+/// What a library wrote in place of a solution: nothing, or a grid that is not 81 digits 1-9
+/// (naming the first cell that is not, a `0` or `.` among them).
+fn written(solution: &[u8; 81]) -> String {
+    if solution.iter().all(|&b| b == 0) {
+        return "no solution written (81 digits 1-9)".to_string();
+    }
+    match solution.iter().position(|b| !(b'1'..=b'9').contains(b)) {
+        Some(cell) => format!(
+            "the solution written is not 81 digits 1-9: cell {} (row {}, column {}) holds {:?} \
+             ({})",
+            cell + 1,
+            cell / 9 + 1,
+            cell % 9 + 1,
+            char::from(solution[cell]),
+            String::from_utf8_lossy(solution)
+                .chars()
+                .map(|c| if c.is_ascii_graphic() { c } else { '?' })
+                .collect::<String>()
+        ),
+        None => "no solution written (81 digits 1-9)".to_string(),
     }
 }
 
@@ -620,5 +645,22 @@ impl Drop for Plugin {
         if let Some(w) = self.worker.take() {
             w.stop();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written;
+
+    #[test]
+    fn a_grid_with_a_zero_is_named_not_called_missing() {
+        assert!(written(&[0; 81]).contains("no solution written"));
+        let mut grid = [b'5'; 81];
+        grid[10] = b'0';
+        let text = written(&grid);
+        assert!(
+            text.contains("cell 11 (row 2, column 2) holds '0'"),
+            "{text}"
+        );
     }
 }
