@@ -184,7 +184,7 @@ impl Producer {
 fn propagate(s: &mut State) -> bool {
     loop {
         let mut changed = false;
-        for cell in 0..CELLS {
+        for (cell, peers) in PEERS.iter().enumerate() {
             if s.placed & (1 << cell) != 0 {
                 continue;
             }
@@ -196,7 +196,7 @@ fn propagate(s: &mut State) -> bool {
                 continue;
             }
             s.placed |= 1 << cell;
-            for &p in &PEERS[cell] {
+            for &p in peers {
                 let p = p as usize;
                 if s.cand[p] & m != 0 {
                     s.cand[p] &= !m;

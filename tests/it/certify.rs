@@ -419,3 +419,57 @@ fn a_run_cut_short_resumes_where_it_stopped_in_csv_and_json() {
     );
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `count --proof` writes its proofs on the worker stages: two threads write the same files,
+/// byte for byte, and print the same lines as one.
+#[test]
+fn count_proofs_are_the_same_on_two_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for p in sample("puzzles3_magictour_top1465.gz", 30)
+        .into_iter()
+        .chain(sample("puzzles9_generated_no_solution.gz", 10))
+    {
+        text.push_str(&format!("{p}\n"));
+    }
+    text.push_str(&format!("{OPEN}\n"));
+    std::fs::write(dir.path().join("p.txt"), &text).unwrap();
+    let mut runs = Vec::new();
+    for threads in ["1", "2"] {
+        let proofs = format!("proofs{threads}");
+        let out = run_in(
+            dir.path(),
+            &[
+                "count",
+                "--backend",
+                "sat",
+                "--threads",
+                threads,
+                "--proof",
+                &proofs,
+                "p.txt",
+            ],
+            b"",
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.path().join(&proofs))
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().into_string().unwrap(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        runs.push((out.stdout, files));
+    }
+    assert_eq!(runs[0].1.len(), 80);
+    assert_eq!(runs[0], runs[1]);
+}
