@@ -53,7 +53,9 @@ fn items(source: &str, chunk: Vec<ItemTuple>) -> PyResult<Vec<Result<Record, Str
         .into_iter()
         .map(|(line, puzzle, expected, error)| {
             let Some(puzzle) = puzzle else {
-                return Ok(Err(error.unwrap_or_else(|| format!("{source}:{line}: malformed"))));
+                return Ok(Err(
+                    error.unwrap_or_else(|| format!("{source}:{line}: malformed"))
+                ));
             };
             let bad = |e: String| PyValueError::new_err(format!("{source}:{line}: {e}"));
             let puzzle = match puzzle.len() {
@@ -157,7 +159,8 @@ pub fn run_chunk(
     let limit = Limit::new(limit).ok_or_else(|| PyValueError::new_err("limit must be >= 1"))?;
     let items = items(source, chunk)?;
     if command == "grade" {
-        let mut grader = Grader::new(symmetries, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut grader =
+            Grader::new(symmetries, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
         return Ok(py.detach(move || {
             let (mut out, mut err) = (String::new(), String::new());
             let mut summary = Summary::default();
@@ -179,7 +182,9 @@ pub fn run_chunk(
         }));
     }
     if !matches!(command, "count" | "verify" | "bench") {
-        return Err(PyValueError::new_err(format!("unknown command {command:?}")));
+        return Err(PyValueError::new_err(format!(
+            "unknown command {command:?}"
+        )));
     }
     let options = Options {
         max_nodes,
@@ -187,7 +192,9 @@ pub fn run_chunk(
     };
     let backends = backends
         .iter()
-        .map(|name| Backend::builtin(name, &options).map_err(|e| PyValueError::new_err(e.to_string())))
+        .map(|name| {
+            Backend::builtin(name, &options).map_err(|e| PyValueError::new_err(e.to_string()))
+        })
         .collect::<PyResult<Vec<_>>>()?;
     let config = Config {
         limit,
@@ -240,12 +247,18 @@ pub fn run_chunk(
                 .map(|set| json_lines(std::slice::from_ref(set), &config))
                 .collect();
             if parts.is_empty() {
-                let mut empty = sudobench::runner::SetReport::unreadable(&source, runner.backends(), String::new());
+                let mut empty = sudobench::runner::SetReport::unreadable(
+                    &source,
+                    runner.backends(),
+                    String::new(),
+                );
                 empty.error = None;
                 parts.push(json_lines(std::slice::from_ref(&empty), &config));
             }
             for part in &parts {
-                merger.part("chunk", part).map_err(|e| PyValueError::new_err(e.to_string()))?;
+                merger
+                    .part("chunk", part)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
             }
             let mut text = merger.finish();
             if parse_errors > 0 {
@@ -263,12 +276,12 @@ pub fn run_chunk(
 fn add_parse_errors(rows: &str, n: u64) -> String {
     let mut out = String::new();
     for line in rows.lines() {
-        match serde_json::from_str::<sudobench::report::BenchRow>(line) {
-            Ok(mut row) => {
+        match sudobench::report::BenchRow::from_json(line) {
+            Some(mut row) => {
                 row.parse_errors += n;
                 out.push_str(&row.to_json());
             }
-            Err(_) => out.push_str(line),
+            None => out.push_str(line),
         }
         out.push('\n');
     }
@@ -310,8 +323,7 @@ pub fn generate_chunk(
         confirm: confirm.to_string(),
         no_solution,
     };
-    let mut generator =
-        Generator::new(config).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut generator = Generator::new(config).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(py.detach(move || {
         let (mut out, mut err) = (String::new(), String::new());
         for index in start..stop {

@@ -71,7 +71,7 @@ def test_count_equals_the_cli(client, tmp_path):
 
 
 def test_bench_totals_equal_the_cli(client):
-    files = [NOSOL, SERG]
+    files = [NOSOL]
     run = sd.bench(client, files, backends=["bitmask", "dlx-array"], chunk_size=9)
     want = [json.loads(line) for line in cli(
         "bench", "--format", "json", "--time-budget", "0", "--backends", "bitmask,dlx-array",

@@ -163,8 +163,8 @@ const HEADERS: [&str; 1] = ["puzzle,count,solution"];
 /// What the merge writes, in order.
 enum Entry {
     Line(String),
-    Bench(BenchRow),
-    Grade(GradeSummaryRow),
+    Bench(Box<BenchRow>),
+    Grade(Box<GradeSummaryRow>),
 }
 
 /// Source and line of a per-record JSON line, to check the parts' order.
@@ -227,10 +227,15 @@ impl Merger {
                         0,
                         row.source.clone(),
                         row.backend.clone(),
-                        Entry::Bench(row),
+                        Entry::Bench(Box::new(row)),
                     ))
                 } else if let Ok(row) = serde_json::from_str::<GradeSummaryRow>(line) {
-                    Some((1, row.source.clone(), String::new(), Entry::Grade(row)))
+                    Some((
+                        1,
+                        row.source.clone(),
+                        String::new(),
+                        Entry::Grade(Box::new(row)),
+                    ))
                 } else {
                     None
                 }

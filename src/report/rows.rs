@@ -354,6 +354,11 @@ impl BenchRow {
         ]
     }
 
+    /// A record read back from one JSON line (`None`: not a bench record).
+    pub fn from_json(line: &str) -> Option<BenchRow> {
+        serde_json::from_str(line).ok()
+    }
+
     /// The record as one JSON line (no line break).
     pub fn to_json(&self) -> String {
         // A struct of strings, numbers and raw numbers always serialises.
