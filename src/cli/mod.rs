@@ -9,6 +9,7 @@ mod bench;
 mod closure;
 mod cnf;
 mod generate;
+mod generate_order;
 mod grade;
 mod input;
 mod minimal;

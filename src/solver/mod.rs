@@ -19,6 +19,7 @@ pub mod plugin;
 mod progress;
 pub mod projection;
 pub mod sat;
+pub mod wide;
 
 pub use options::{BuildError, Options};
 
