@@ -11,12 +11,16 @@ use super::mask::Mask;
 use crate::order::found::Found;
 use crate::order::{Geometry, Order, OrderGrid};
 
-/// One branching level: the cell, the candidates still to try, the unsolved count before.
+/// One branching level: the cell, the candidates still to try as placements, the unsolved
+/// count before, and for a symbol with two places in a house, `exclude`: the last branch
+/// removes the tried symbol from the cell instead (the house's other place then follows by
+/// hidden singles).
 #[derive(Clone, Copy)]
 struct Level<M> {
     cell: u16,
     rest: M,
     unsolved: u32,
+    exclude: M,
 }
 
 /// Which inferences run between branches.
@@ -26,6 +30,10 @@ pub struct Rules {
     pub hidden: bool,
     /// Locked candidates (pointing and claiming on box-line intersections).
     pub locked: bool,
+    /// Branch on a symbol with two places in a house when no cell has two candidates.
+    pub pairs: bool,
+    /// Among two-candidate cells, branch on the one whose symbols have the most open peers.
+    pub degree: bool,
 }
 
 impl Default for Rules {
@@ -33,6 +41,8 @@ impl Default for Rules {
         Rules {
             hidden: true,
             locked: true,
+            pairs: true,
+            degree: true,
         }
     }
 }
@@ -274,20 +284,59 @@ impl<M: Mask, const N: usize> Search<M, N> {
         }
     }
 
-    /// The unsolved cell with the fewest candidates.
-    fn choose(&self) -> usize {
+    /// What to branch on: the unsolved cell with the fewest candidates, unless it has more
+    /// than two and some symbol has two places in a house: then that symbol in its first
+    /// place, or not. Returns the cell, the symbols to place, and the symbol to exclude last.
+    fn choose(&self) -> (usize, M, M) {
         let (mut best, mut fewest) = (0, u32::MAX);
         for (i, &m) in self.cand.iter().enumerate() {
             let k = m.count();
             if k > 1 && k < fewest {
                 best = i;
                 fewest = k;
-                if k == 2 {
-                    break;
+                if k == 2 && !self.rules.degree {
+                    return (best, self.cand[best], M::ZERO);
                 }
             }
         }
-        best
+        if self.rules.degree && fewest <= 3 {
+            let mut score = 0;
+            for (i, &m) in self.cand.iter().enumerate() {
+                if m.count() == fewest {
+                    let d = self
+                        .geometry
+                        .peers(i)
+                        .iter()
+                        .filter(|&&p| self.cand[p as usize] & m != M::ZERO)
+                        .count();
+                    if d > score {
+                        score = d;
+                        best = i;
+                    }
+                }
+            }
+            return (best, self.cand[best], M::ZERO);
+        }
+        if self.rules.pairs {
+            for h in 0..3 * Self::S {
+                let cells = self.geometry.house(h);
+                let (mut once, mut twice, mut thrice) = (M::ZERO, M::ZERO, M::ZERO);
+                for &c in cells {
+                    let m = self.cand[c as usize];
+                    thrice |= twice & m;
+                    twice |= once & m;
+                    once |= m;
+                }
+                let two = twice & !thrice;
+                if two != M::ZERO {
+                    let bit = M::bit(two.low());
+                    if let Some(&c) = cells.iter().find(|&&c| self.cand[c as usize] & bit != M::ZERO) {
+                        return (c as usize, bit, bit);
+                    }
+                }
+            }
+        }
+        (best, self.cand[best], M::ZERO)
     }
 
     fn next_random(&mut self) -> u64 {
@@ -351,7 +400,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                         return found;
                     }
                 } else {
-                    let cell = self.choose();
+                    let (cell, rest, exclude) = self.choose();
                     let depth = self.levels.len();
                     if self.snapshots.len() <= depth {
                         self.snapshots.push(vec![M::ZERO; Self::C]);
@@ -359,8 +408,9 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     self.snapshots[depth].copy_from_slice(&self.cand);
                     self.levels.push(Level {
                         cell: cell as u16,
-                        rest: self.cand[cell],
+                        rest,
                         unsolved: self.unsolved,
+                        exclude,
                     });
                 }
             }
@@ -371,6 +421,23 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     return found;
                 };
                 if level.rest == M::ZERO {
+                    if level.exclude != M::ZERO {
+                        // The last branch of a two-place symbol: not in this cell.
+                        let (cell, bit, unsolved) = (level.cell as usize, level.exclude, level.unsolved);
+                        self.levels.pop();
+                        let depth = self.levels.len();
+                        self.cand.copy_from_slice(&self.snapshots[depth]);
+                        self.unsolved = unsolved;
+                        self.queue.clear();
+                        let m = self.cand[cell] & !bit;
+                        self.cand[cell] = m;
+                        if m.is_single() {
+                            self.unsolved -= 1;
+                            self.queue.push(cell as u16);
+                        }
+                        found.guesses += 1;
+                        break;
+                    }
                     self.levels.pop();
                     continue;
                 }
