@@ -9,6 +9,7 @@ mod exec;
 mod fuzz_smoke;
 mod generate;
 mod logic;
+mod orders;
 mod plugin;
 mod properties;
 mod readme;
