@@ -72,6 +72,11 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: true,
     build: |o| Ok(Box::new(solver::dlx::Dlx::new(o)?)),
 }, BackendInfo {
+    name: "wide",
+    description: "any order (4x4 to 64x64): wide candidate masks, singles + locked candidates, two-candidate cell with most open peers first",
+    default: false,
+    build: |_| Ok(Box::new(solver::wide::Wide::default())),
+}, BackendInfo {
     name: "dlx-array",
     description: "the dlx search with kudoku-style counter arrays instead of links",
     default: true,

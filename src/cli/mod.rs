@@ -16,6 +16,7 @@ mod minimal;
 mod output;
 mod proof;
 mod solve;
+mod solve_order;
 mod verify;
 
 use anyhow::Result;
