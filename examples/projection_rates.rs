@@ -201,10 +201,7 @@ fn main() {
                 o.precision = Precision::F64;
             }
             let mut with_cap = |iterations| {
-                options.set(ProjectionOptions {
-                    iterations,
-                    ..o
-                });
+                options.set(ProjectionOptions { iterations, ..o });
                 options.clone()
             };
             let mut caps = args.caps.clone();

@@ -35,6 +35,8 @@ pub enum Kind {
 pub enum ProblemKind {
     /// The 9×9 Sudoku, clue grid or pencilmark position.
     Sudoku9,
+    /// Sudoku of any order n = 2…8 (4×4 to 64×64), read by the order-n reader.
+    SudokuOrders,
 }
 
 /// The problems of every built-in backend today.
@@ -180,6 +182,17 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     closure: None,
     problems: SUDOKU9,
     build: |o| Ok(Box::new(solver::dlx::Dlx::new(o)?)),
+}, BackendInfo {
+    name: "wide",
+    description: "any order (4x4 to 64x64): wide candidate masks, singles + locked candidates, two-candidate cell with most open peers first",
+    kind: Kind::Search,
+    // On 9×9 it answers clue grids only: a pencilmark position is left undecided.
+    complete: false,
+    default: false,
+    referee_rank: None,
+    closure: None,
+    problems: &[ProblemKind::Sudoku9, ProblemKind::SudokuOrders],
+    build: |_| Ok(Box::new(solver::wide::Wide::default())),
 }, BackendInfo {
     name: "dlx-array",
     description: "the dlx search with kudoku-style counter arrays instead of links",

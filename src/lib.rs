@@ -107,6 +107,7 @@ pub mod generate;
 pub mod grade;
 pub mod grid;
 pub mod judge;
+pub mod order;
 pub mod probe;
 pub mod report;
 pub mod runner;

@@ -60,6 +60,26 @@ pub struct GenerateArgs {
     /// arrays): the parts' outputs concatenated in order are the whole run's.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// Order n of the puzzles (2 to 8: 4x4 to 64x64). Any order but 3 uses the order-n
+    /// generator (the `wide` search; --count, --seed, --threads, --no-solution, --several).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8))]
+    pub order: Option<u8>,
+    /// With --order: puzzles with two or more solutions (a minimal puzzle less one clue).
+    #[arg(long, requires = "order", conflicts_with = "no_solution")]
+    pub several: bool,
+}
+
+impl GenerateArgs {
+    /// Puzzles to make, the seed, the threads, and whether they have no solution: what the
+    /// order-n generator takes.
+    pub fn order_plan(&self) -> (u64, u64, usize, bool) {
+        (
+            self.count,
+            self.seed,
+            self.threads as usize,
+            self.no_solution,
+        )
+    }
 }
 
 fn parse_symmetry(s: &str) -> Result<ClueSymmetry, String> {
@@ -144,6 +164,9 @@ fn rate(r: f64) -> String {
 
 /// `sudobench generate`.
 pub fn generate(args: &GenerateArgs) -> Result<bool> {
+    if let Some(order) = args.order.filter(|&n| n != 3 || args.several) {
+        return super::generate_order::generate(args, order);
+    }
     let config = args.config();
     // Build one generator now: a bad configuration is a usage error before any output.
     Generator::new(config.clone())?;

@@ -11,6 +11,7 @@ mod certify;
 mod closure;
 mod cnf;
 mod generate;
+mod generate_order;
 mod grade;
 mod input;
 mod merge;
@@ -19,6 +20,7 @@ mod output;
 mod proof;
 mod shard;
 mod solve;
+mod solve_order;
 mod verify;
 
 use anyhow::Result;

@@ -278,6 +278,9 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
     if args.no_guess {
         return super::closure::run(&args.backend, &args.files, args.pencilmarks, args.threads);
     }
+    if super::solve_order::wanted(&args.files) {
+        return super::solve_order::run(&args.backend.backend, &args.files, None, false);
+    }
     let limit = if args.first { Limit::ONE } else { Limit::TWO };
     let start = Instant::now();
     let mut out = lines(Mode::Solve { first: args.first }, limit);
@@ -294,6 +297,15 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
 
 /// `sudobench count`.
 pub fn count(args: &CountArgs) -> Result<bool> {
+    if args.proof.is_none() && super::solve_order::wanted(&args.files) {
+        let limit = args.limit.get();
+        return super::solve_order::run(
+            &args.backend.backend,
+            &args.files,
+            Some(limit),
+            args.witness,
+        );
+    }
     let start = Instant::now();
     let mode = Mode::Count {
         witness: args.witness,

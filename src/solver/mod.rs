@@ -22,6 +22,7 @@ pub mod plugin;
 mod progress;
 pub mod projection;
 pub mod sat;
+pub mod wide;
 
 pub use clock::{Clock, Spent, Stopwatch, UnknownClock};
 pub use options::{BuildError, Options, Setting, Settings};

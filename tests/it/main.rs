@@ -12,6 +12,7 @@ mod fuzz_smoke;
 mod generate;
 mod hostile;
 mod logic;
+mod orders;
 mod peers;
 mod plugin;
 mod properties;

@@ -1,0 +1,148 @@
+//! Random puzzles of any order: a full grid filled by the `wide` search with seeded branching,
+//! then clues removed in a seeded random order, each removal kept only if the puzzle stays
+//! unique. Every clue was necessary when it was tried, with more clues than at the end, so the
+//! result is minimal. The same seed gives the same puzzle.
+//!
+//! Also the test sets: puzzles with several solutions (a minimal puzzle with one more clue
+//! removed) and clue sets without a solution (a minimal puzzle with one clue changed to a
+//! value no peer holds, kept only if that leaves no solution).
+
+use super::{Order, OrderGrid};
+use crate::solver::wide::Wide;
+
+/// What can stop the generator.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    /// No grid could be made in the attempts allowed.
+    #[error("no {kind} {order} puzzle after {attempts} attempts")]
+    GaveUp {
+        /// What was asked for.
+        kind: &'static str,
+        /// The order.
+        order: Order,
+        /// Attempts made.
+        attempts: u32,
+    },
+}
+
+/// A small seeded generator (splitmix64), so that outputs do not depend on a crate's version.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Shuffles `items` (Fisher-Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = (self.next_u64() % (i as u64 + 1)) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+/// The seed of puzzle `index` of a run seeded `seed`: each puzzle depends on its index only,
+/// so any number of threads makes the same file.
+pub fn puzzle_seed(seed: u64, index: u64) -> u64 {
+    let mut r = Rng::new(seed.wrapping_mul(0x1000_0000_01b3) ^ index);
+    r.next_u64() | 1
+}
+
+/// A random full grid of `order`.
+pub fn full_grid(order: Order, wide: &mut Wide, rng: &mut Rng) -> Result<OrderGrid, GenerateError> {
+    for _ in 0..100 {
+        wide.set_seed(order, rng.next_u64() | 1);
+        let found = wide.solve(&OrderGrid::empty(order), 1);
+        wide.set_seed(order, 0);
+        if let Some(grid) = found.first {
+            return Ok(grid);
+        }
+    }
+    Err(GenerateError::GaveUp {
+        kind: "full",
+        order,
+        attempts: 100,
+    })
+}
+
+/// Removes clues of `grid` in a random order while the puzzle stays unique.
+pub fn minimise(grid: &OrderGrid, wide: &mut Wide, rng: &mut Rng) -> OrderGrid {
+    let mut puzzle = grid.clone();
+    let mut cells: Vec<usize> = (0..grid.cells().len())
+        .filter(|&i| grid.get(i) != 0)
+        .collect();
+    rng.shuffle(&mut cells);
+    for cell in cells {
+        let value = puzzle.get(cell);
+        puzzle.set(cell, 0);
+        if wide.solve(&puzzle, 2).count != 1 {
+            puzzle.set(cell, value);
+        }
+    }
+    puzzle
+}
+
+/// A random minimal puzzle with one solution; `seed` decides it.
+pub fn minimal(order: Order, seed: u64, wide: &mut Wide) -> Result<OrderGrid, GenerateError> {
+    let mut rng = Rng::new(seed);
+    let full = full_grid(order, wide, &mut rng)?;
+    Ok(minimise(&full, wide, &mut rng))
+}
+
+/// A puzzle with two or more solutions: a minimal one with one clue removed.
+pub fn several(order: Order, seed: u64, wide: &mut Wide) -> Result<OrderGrid, GenerateError> {
+    let mut puzzle = minimal(order, seed, wide)?;
+    let mut rng = Rng::new(seed ^ 0x5eed);
+    let clues: Vec<usize> = (0..order.cells()).filter(|&i| puzzle.get(i) != 0).collect();
+    let cell = clues[(rng.next_u64() % clues.len() as u64) as usize];
+    puzzle.set(cell, 0);
+    Ok(puzzle)
+}
+
+/// A clue set without a solution whose clues break no rule: a minimal puzzle with one clue
+/// changed to a value none of its peers holds.
+pub fn no_solution(order: Order, seed: u64, wide: &mut Wide) -> Result<OrderGrid, GenerateError> {
+    let geometry = order.geometry();
+    for attempt in 0..50u64 {
+        let mut puzzle = minimal(order, seed.wrapping_add(attempt << 32), wide)?;
+        let mut rng = Rng::new(seed ^ attempt);
+        let mut clues: Vec<usize> = (0..order.cells()).filter(|&i| puzzle.get(i) != 0).collect();
+        rng.shuffle(&mut clues);
+        for cell in clues {
+            let old = puzzle.get(cell);
+            let taken: Vec<u8> = geometry
+                .peers(cell)
+                .iter()
+                .map(|&p| puzzle.get(p as usize))
+                .collect();
+            let free: Vec<u8> = (1..=order.side() as u8)
+                .filter(|v| *v != old && !taken.contains(v))
+                .collect();
+            for v in free {
+                puzzle.set(cell, v);
+                let found = wide.solve(&puzzle, 1);
+                if found.count == 0 && found.exhausted {
+                    return Ok(puzzle);
+                }
+            }
+            puzzle.set(cell, old);
+        }
+    }
+    Err(GenerateError::GaveUp {
+        kind: "unsolvable",
+        order,
+        attempts: 50,
+    })
+}

@@ -1,0 +1,435 @@
+//! The streaming reader for puzzle files of any order: character lines, numbers lines,
+//! blocks, Kaggle-style CSV (a puzzle column and an optional solution column), `#` comments
+//! and blank lines, plain or gzip (any number of members). Each record is detected on its
+//! own, so one file may mix orders and forms. See [`super::format`] for the forms.
+
+use super::format::{self, FormatError, PENCILMARKS};
+use super::{Order, OrderGrid};
+use crate::grid::Candidates;
+use flate2::bufread::MultiGzDecoder;
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::Arc;
+
+/// What a record holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// A clue grid of any order.
+    Grid(OrderGrid),
+    /// A 9×9 pencilmark position (729 characters).
+    Pencilmarks(Candidates),
+}
+
+impl Entry {
+    /// The order of the puzzle (3 for pencilmarks).
+    pub fn order(&self) -> Order {
+        match self {
+            Entry::Grid(g) => g.order(),
+            Entry::Pencilmarks(_) => Order::ALL[1],
+        }
+    }
+}
+
+/// One puzzle read from a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderRecord {
+    /// File name as given (`-` for standard input).
+    pub source: Arc<str>,
+    /// 1-based line number (a block's first row).
+    pub line: u64,
+    /// The puzzle.
+    pub puzzle: Entry,
+    /// The solution the file claims (CSV solution column, `puzzle,solution` pair).
+    pub expected: Option<OrderGrid>,
+    /// What followed the puzzle on a character line; other CSV columns.
+    pub meta: String,
+}
+
+/// A malformed record or a failed stream, with where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderError {
+    /// File name as given.
+    pub source: Arc<str>,
+    /// 1-based line.
+    pub line: u64,
+    /// What is wrong (`None`: the stream failed with the message in `io`).
+    pub kind: Option<FormatError>,
+    /// The read error, when the stream itself failed; reading stops there.
+    pub io: Option<String>,
+}
+
+impl fmt::Display for OrderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.kind, &self.io) {
+            (Some(k), _) => write!(f, "{}:{}: {k}", self.source, self.line),
+            (None, io) => write!(
+                f,
+                "{}:{}: read failed: {}",
+                self.source,
+                self.line,
+                io.as_deref().unwrap_or("")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OrderError {}
+
+/// What the reader yields.
+pub type OrderItem = Result<OrderRecord, OrderError>;
+
+#[derive(Clone, Debug)]
+struct CsvLayout {
+    columns: usize,
+    puzzle: usize,
+    solution: Option<usize>,
+}
+
+/// Streams records of any order from one source.
+pub struct OrderReader {
+    input: Box<dyn BufRead + Send>,
+    source: Arc<str>,
+    line_no: u64,
+    ahead: VecDeque<(u64, String)>,
+    pending: VecDeque<OrderItem>,
+    csv: Option<CsvLayout>,
+    seen_data: bool,
+    done: bool,
+}
+
+impl OrderReader {
+    /// Opens a file (`-`: standard input), gzip or plain by its magic bytes.
+    pub fn open(path: &str) -> io::Result<OrderReader> {
+        let input: Box<dyn Read + Send> = if path == "-" {
+            Box::new(io::stdin())
+        } else {
+            Box::new(std::fs::File::open(path)?)
+        };
+        Ok(OrderReader::new(path, input))
+    }
+
+    /// Reads from any byte stream, gzip or plain by its magic bytes.
+    pub fn new(source: &str, input: impl Read + Send + 'static) -> OrderReader {
+        let mut buffered = BufReader::with_capacity(1 << 16, input);
+        let gzip = buffered
+            .fill_buf()
+            .map(|b| b.starts_with(&[0x1f, 0x8b]))
+            .unwrap_or(false);
+        let input: Box<dyn BufRead + Send> = if gzip {
+            Box::new(BufReader::new(MultiGzDecoder::new(buffered)))
+        } else {
+            Box::new(buffered)
+        };
+        OrderReader {
+            input,
+            source: source.into(),
+            line_no: 0,
+            ahead: VecDeque::new(),
+            pending: VecDeque::new(),
+            csv: None,
+            seen_data: false,
+            done: false,
+        }
+    }
+
+    fn error(&self, line: u64, kind: FormatError) -> OrderError {
+        OrderError {
+            source: self.source.clone(),
+            line,
+            kind: Some(kind),
+            io: None,
+        }
+    }
+
+    /// Reads one more line into the look-ahead queue; false at the end or on a failure (which
+    /// is queued as an error and ends the stream).
+    fn fill(&mut self) -> bool {
+        if self.done {
+            return false;
+        }
+        let mut bytes = Vec::new();
+        match self.input.read_until(b'\n', &mut bytes) {
+            Ok(0) => {
+                self.done = true;
+                false
+            }
+            Ok(_) => {
+                self.line_no += 1;
+                if self.line_no == 1 && bytes.starts_with(b"\xef\xbb\xbf") {
+                    bytes.drain(..3);
+                }
+                let text = String::from_utf8_lossy(&bytes)
+                    .trim_end_matches(['\n', '\r'])
+                    .to_string();
+                self.ahead.push_back((self.line_no, text));
+                true
+            }
+            Err(e) => {
+                self.done = true;
+                self.pending.push_back(Err(OrderError {
+                    source: self.source.clone(),
+                    line: self.line_no + 1,
+                    kind: None,
+                    io: Some(e.to_string()),
+                }));
+                false
+            }
+        }
+    }
+
+    fn next_line(&mut self) -> Option<(u64, String)> {
+        if self.ahead.is_empty() && !self.fill() {
+            return None;
+        }
+        self.ahead.pop_front()
+    }
+
+    /// The `k`-th line ahead (0: the next), reading as needed.
+    fn peek(&mut self, k: usize) -> Option<&(u64, String)> {
+        while self.ahead.len() <= k {
+            if !self.fill() {
+                return None;
+            }
+        }
+        self.ahead.get(k)
+    }
+
+    fn record(
+        &self,
+        line: u64,
+        puzzle: Entry,
+        expected: Option<OrderGrid>,
+        meta: &str,
+    ) -> OrderItem {
+        Ok(OrderRecord {
+            source: self.source.clone(),
+            line,
+            puzzle,
+            expected,
+            meta: meta.to_string(),
+        })
+    }
+
+    /// Skips lines up to the next blank one (after an error inside a block).
+    fn skip_block(&mut self) {
+        while let Some((_, l)) = self.peek(0) {
+            if l.trim().is_empty() {
+                break;
+            }
+            self.ahead.pop_front();
+        }
+    }
+
+    fn numbers_record(&mut self, line: u64, text: &str) -> OrderItem {
+        let nums = format::numbers(text).map_err(|k| self.error(line, k))?;
+        let count = nums.len();
+        if count == 16 && self.block16(&nums) {
+            return self.block(line, nums, Order::ALL[2]);
+        }
+        if let Some(order) = Order::from_cells(count) {
+            let values = format::values(order, &nums).map_err(|k| self.error(line, k))?;
+            let grid = OrderGrid::from_values(order, values)
+                .map_err(|e| self.error(line, FormatError::Solution(e.to_string())))?;
+            return self.record(line, Entry::Grid(grid), None, "");
+        }
+        match Order::from_side(count) {
+            Some(order) => self.block(line, nums, order),
+            None => Err(self.error(line, FormatError::Count { found: count })),
+        }
+    }
+
+    /// Whether the 16-number line just read starts a 16×16 block (see [`super::format`]).
+    fn block16(&mut self, row0: &[(u8, usize, u64)]) -> bool {
+        for k in 0..15 {
+            match self.peek(k) {
+                Some((_, l)) if format::numbers(l).is_ok_and(|n| n.len() == 16) => {}
+                _ => return false,
+            }
+        }
+        let ends = self.peek(15).is_none_or(|(_, l)| l.trim().is_empty());
+        // A 16×16 puzzle has some number above 4, in its first row or a later one.
+        let big = |n: &[(u8, usize, u64)]| n.iter().any(|&(v, ..)| v > 4);
+        ends && (big(row0)
+            || (0..15).any(|k| {
+                self.ahead
+                    .get(k)
+                    .and_then(|(_, l)| format::numbers(l).ok())
+                    .is_some_and(|n| big(&n))
+            }))
+    }
+
+    fn block(&mut self, first: u64, row0: Vec<(u8, usize, u64)>, order: Order) -> OrderItem {
+        let side = order.side();
+        let mut values = format::values(order, &row0).map_err(|k| {
+            let e = self.error(first, k);
+            self.skip_block();
+            e
+        })?;
+        for row in 1..side {
+            let end = self.line_no + 1;
+            let (line, text) = match self.peek(0) {
+                Some((l, t)) if !t.trim().is_empty() => (*l, t.clone()),
+                other => {
+                    let at = other.map_or(end, |(l, _)| *l);
+                    return Err(self.error(at, FormatError::ShortBlock { rows: row, order }));
+                }
+            };
+            self.ahead.pop_front();
+            let parsed = format::numbers(&text).and_then(|nums| {
+                if nums.len() != side {
+                    return Err(FormatError::Ragged {
+                        expected: side,
+                        found: nums.len(),
+                    });
+                }
+                format::values(order, &nums)
+            });
+            match parsed {
+                Ok(v) => values.extend(v),
+                Err(k) => {
+                    self.skip_block();
+                    return Err(self.error(line, k));
+                }
+            }
+        }
+        if let Some((line, text)) = self.peek(0) {
+            if !text.trim().is_empty() && !text.trim_start().starts_with('#') {
+                let line = *line;
+                self.skip_block();
+                return Err(self.error(line, FormatError::LongBlock { order }));
+            }
+        }
+        let grid = OrderGrid::from_values(order, values)
+            .map_err(|e| self.error(first, FormatError::Solution(e.to_string())))?;
+        self.record(first, Entry::Grid(grid), None, "")
+    }
+
+    fn chars_record(&mut self, line: u64, text: &str) -> OrderItem {
+        let text = text.trim();
+        let (token, meta) = match text.find(char::is_whitespace) {
+            Some(i) => (&text[..i], text[i..].trim()),
+            None => (text, ""),
+        };
+        if let Some((p, s)) = token.split_once(',') {
+            let puzzle = self.puzzle(line, p)?;
+            let expected = self.solution(line, &puzzle, s)?;
+            return self.record(line, puzzle, Some(expected), meta);
+        }
+        let puzzle = self.puzzle(line, token)?;
+        self.record(line, puzzle, None, meta)
+    }
+
+    fn puzzle(&self, line: u64, field: &str) -> Result<Entry, OrderError> {
+        if field.len() == PENCILMARKS && field.is_ascii() {
+            return Candidates::from_bytes(field.as_bytes())
+                .map(Entry::Pencilmarks)
+                .map_err(|e| self.error(line, FormatError::Solution(format!("pencilmarks {e}"))));
+        }
+        format::parse_chars(field)
+            .map(Entry::Grid)
+            .map_err(|k| self.error(line, k))
+    }
+
+    fn solution(&self, line: u64, puzzle: &Entry, field: &str) -> Result<OrderGrid, OrderError> {
+        let bad = |m: String| self.error(line, FormatError::Solution(m));
+        let grid = format::parse_chars(field).map_err(|k| bad(k.to_string()))?;
+        if grid.order() != puzzle.order() {
+            return Err(bad(format!(
+                "is {}, the puzzle {}",
+                grid.order(),
+                puzzle.order()
+            )));
+        }
+        if !grid.is_full() {
+            return Err(bad("has empty cells".into()));
+        }
+        Ok(grid)
+    }
+
+    fn csv_record(&mut self, line: u64, text: &str, layout: &CsvLayout) -> OrderItem {
+        let fields: Vec<&str> = text
+            .split(',')
+            .map(|f| f.trim().trim_matches('"'))
+            .collect();
+        if fields.len() != layout.columns {
+            return Err(self.error(
+                line,
+                FormatError::Solution(format!(
+                    "CSV row has {} fields, the header has {}",
+                    fields.len(),
+                    layout.columns
+                )),
+            ));
+        }
+        let puzzle = self.puzzle(line, fields[layout.puzzle])?;
+        let expected = match layout.solution {
+            Some(s) => Some(self.solution(line, &puzzle, fields[s])?),
+            None => None,
+        };
+        let meta: Vec<&str> = (0..fields.len())
+            .filter(|&i| i != layout.puzzle && Some(i) != layout.solution)
+            .map(|i| fields[i])
+            .collect();
+        self.record(line, puzzle, expected, &meta.join(","))
+    }
+}
+
+fn header(text: &str) -> Option<CsvLayout> {
+    if !text.contains(',') {
+        return None;
+    }
+    let fields: Vec<String> = text
+        .split(',')
+        .map(|f| f.trim().trim_matches('"').to_ascii_lowercase())
+        .collect();
+    let wordy = |f: &String| {
+        !f.is_empty()
+            && f.chars()
+                .all(|c| c.is_ascii_alphabetic() || c == '_' || c == ' ')
+    };
+    if !fields.iter().all(wordy) {
+        return None;
+    }
+    let find = |names: &[&str]| fields.iter().position(|f| names.contains(&f.as_str()));
+    Some(CsvLayout {
+        columns: fields.len(),
+        puzzle: find(&["quizzes", "quiz", "puzzle", "puzzles"]).unwrap_or(0),
+        solution: find(&["solutions", "solution"]),
+    })
+}
+
+impl Iterator for OrderReader {
+    type Item = OrderItem;
+
+    fn next(&mut self) -> Option<OrderItem> {
+        loop {
+            if let Some(item) = self.pending.pop_front() {
+                return Some(item);
+            }
+            let (line, text) = match self.next_line() {
+                Some(l) => l,
+                None => return self.pending.pop_front(),
+            };
+            let trimmed = text.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let first = !self.seen_data;
+            self.seen_data = true;
+            if let Some(layout) = self.csv.clone() {
+                return Some(self.csv_record(line, trimmed, &layout));
+            }
+            if first {
+                if let Some(layout) = header(trimmed) {
+                    self.csv = Some(layout);
+                    continue;
+                }
+            }
+            if format::is_numbers_line(trimmed) {
+                return Some(self.numbers_record(line, trimmed));
+            }
+            return Some(self.chars_record(line, trimmed));
+        }
+    }
+}

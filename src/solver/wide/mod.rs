@@ -1,0 +1,105 @@
+//! `wide`: the fast backend for large grids. Candidate masks per cell as wide as the order
+//! needs (`u16` up to 16×16, `u32` for 25×25, `u64` up to 64×64), propagation to a fixpoint
+//! — naked singles through a queue, hidden singles per house, locked candidates (pointing and
+//! claiming) per box-line intersection — and fewest-candidates branching, the state copied
+//! once per level into a snapshot kept from puzzle to puzzle. One engine per order,
+//! monomorphised on the order so the box loops have constant bounds; built on first use.
+//!
+//! Why this shape: on 16×16 and larger, a search without hidden singles or intersections
+//! branches far too often (a 25×25 minimal puzzle has hundreds of cells left after the naked
+//! singles), and the exact-cover and SAT backends pay per node for generality. Masks per cell
+//! make the naked-single elimination a loop over the peer table, and the hidden-single pass a
+//! two-accumulator sweep per house (`twice |= once & m; once |= m`).
+
+pub mod mask;
+pub mod search;
+
+use crate::order::found::Found;
+use crate::order::{Order, OrderGrid};
+pub use search::{Rules, Search};
+
+/// An engine for one order behind a common call.
+trait Engine: Send {
+    fn solve(&mut self, puzzle: &OrderGrid, limit: u32) -> Found;
+    fn set_seed(&mut self, seed: u64);
+}
+
+impl<M: mask::Mask, const N: usize> Engine for Search<M, N> {
+    fn solve(&mut self, puzzle: &OrderGrid, limit: u32) -> Found {
+        Search::solve(self, puzzle, limit)
+    }
+    fn set_seed(&mut self, seed: u64) {
+        Search::set_seed(self, seed)
+    }
+}
+
+/// The `wide` backend: one engine per order, built on first use and reused.
+pub struct Wide {
+    rules: Rules,
+    engines: [Option<Box<dyn Engine>>; 7],
+}
+
+impl Default for Wide {
+    fn default() -> Wide {
+        Wide::new(Rules::default())
+    }
+}
+
+impl Wide {
+    /// A backend using `rules` between branches.
+    pub fn new(rules: Rules) -> Wide {
+        Wide {
+            rules,
+            engines: Default::default(),
+        }
+    }
+
+    fn engine(&mut self, order: Order) -> &mut dyn Engine {
+        let rules = self.rules;
+        let slot = &mut self.engines[order.n() - 2];
+        slot.get_or_insert_with(|| -> Box<dyn Engine> {
+            match order.n() {
+                2 => Box::new(Search::<u16, 2>::new(rules)),
+                3 => Box::new(Search::<u16, 3>::new(rules)),
+                4 => Box::new(Search::<u16, 4>::new(rules)),
+                5 => Box::new(Search::<u32, 5>::new(rules)),
+                6 => Box::new(Search::<u64, 6>::new(rules)),
+                7 => Box::new(Search::<u64, 7>::new(rules)),
+                _ => Box::new(Search::<u64, 8>::new(rules)),
+            }
+        })
+        .as_mut()
+    }
+
+    /// Looks for up to `limit` solutions (at least 1).
+    pub fn solve(&mut self, puzzle: &OrderGrid, limit: u32) -> Found {
+        self.engine(puzzle.order()).solve(puzzle, limit.max(1))
+    }
+
+    /// Makes branching draw its candidate order from `seed` (0: lowest first): the generator
+    /// fills empty grids this way.
+    pub fn set_seed(&mut self, order: Order, seed: u64) {
+        self.engine(order).set_seed(seed)
+    }
+}
+
+impl crate::solver::Solver for Wide {
+    /// 9×9 clue grids through the order-3 engine (the backend is built for larger orders;
+    /// this lets `bench` compare it on 9×9 too). Pencilmark positions are left undecided.
+    fn solve(
+        &mut self,
+        puzzle: &crate::Puzzle,
+        limit: crate::solver::Limit,
+    ) -> crate::solver::Outcome {
+        use crate::solver::{Outcome, Stats};
+        let crate::Puzzle::Grid(grid) = puzzle else {
+            return Outcome::unknown(Stats::default());
+        };
+        let found = Wide::solve(self, &OrderGrid::from_grid(grid), limit.get());
+        let mut stats = Stats::GUESSING;
+        stats.guesses = Some(found.guesses);
+        let first = found.first.as_ref().and_then(OrderGrid::to_grid);
+        let second = found.second.as_ref().and_then(OrderGrid::to_grid);
+        Outcome::searched(found.count, false, first, second, stats)
+    }
+}

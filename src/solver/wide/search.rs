@@ -1,0 +1,474 @@
+//! The search of the `wide` backend for one order: candidate masks per cell, propagation to a
+//! fixpoint (naked singles through a queue, hidden singles per house, locked candidates per
+//! box-line intersection), then fewest-candidates branching with the state copied per level.
+//!
+//! Everything the search touches is allocated when the engine is built for its order and
+//! reused for every puzzle: the candidate array, one snapshot per depth (grown on first use
+//! and kept), the queue and the intersection masks. A branch costs one copy of the candidate
+//! array (n⁴ masks) and nothing else.
+
+use super::mask::Mask;
+use crate::order::found::Found;
+use crate::order::{Geometry, Order, OrderGrid};
+
+/// One branching level: the cell, the candidates still to try as placements, the unsolved
+/// count before, and for a symbol with two places in a house, `exclude`: the last branch
+/// removes the tried symbol from the cell instead (the house's other place then follows by
+/// hidden singles).
+#[derive(Clone, Copy)]
+struct Level<M> {
+    cell: u16,
+    rest: M,
+    unsolved: u32,
+    exclude: M,
+}
+
+/// Which inferences run between branches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Hidden singles (a symbol with one place in a house).
+    pub hidden: bool,
+    /// Locked candidates (pointing and claiming on box-line intersections).
+    pub locked: bool,
+    /// Branch on a symbol with two places in a house when no cell has two candidates.
+    pub pairs: bool,
+    /// Among two-candidate cells, branch on the one whose symbols have the most open peers.
+    pub degree: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            hidden: true,
+            locked: true,
+            pairs: true,
+            degree: true,
+        }
+    }
+}
+
+/// The search state of one order `N` with masks `M`.
+pub struct Search<M: Mask, const N: usize> {
+    geometry: &'static Geometry,
+    full: M,
+    cand: Vec<M>,
+    unsolved: u32,
+    queue: Vec<u16>,
+    snapshots: Vec<Vec<M>>,
+    levels: Vec<Level<M>>,
+    /// Row segments: `side × n` (row, box column) unions; then column segments.
+    rows: Vec<M>,
+    cols: Vec<M>,
+    rules: Rules,
+    rng: u64,
+}
+
+impl<M: Mask, const N: usize> Search<M, N> {
+    const S: usize = N * N;
+    const C: usize = N * N * N * N;
+
+    /// The engine for order `N` (2…8; `M` must have at least N² bits).
+    pub fn new(rules: Rules) -> Search<M, N> {
+        let order = Order::new(N).expect("wide: order in 2..=8");
+        Search {
+            geometry: order.geometry(),
+            full: M::full(Self::S),
+            cand: vec![M::ZERO; Self::C],
+            unsolved: 0,
+            queue: Vec::with_capacity(Self::C),
+            snapshots: Vec::new(),
+            levels: Vec::new(),
+            rows: vec![M::ZERO; Self::S * N],
+            cols: vec![M::ZERO; Self::S * N],
+            rules,
+            rng: 0,
+        }
+    }
+
+    /// Makes branching try candidates in an order drawn from `seed` (0: lowest first).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = seed;
+    }
+
+    /// Sets the cell to one symbol (it had several) and queues it.
+    #[inline(always)]
+    fn place(&mut self, cell: usize, bit: M) {
+        self.cand[cell] = bit;
+        self.unsolved -= 1;
+        self.queue.push(cell as u16);
+    }
+
+    /// Removes each queued cell's symbol from its peers, queueing the cells left with one.
+    /// False on a contradiction (a cell without candidates).
+    #[inline]
+    fn drain(&mut self) -> bool {
+        while let Some(cell) = self.queue.pop() {
+            let cell = cell as usize;
+            let b = self.cand[cell];
+            for &p in self.geometry.peers(cell) {
+                let p = p as usize;
+                let m = self.cand[p];
+                if m & b != M::ZERO {
+                    let m = m ^ b;
+                    self.cand[p] = m;
+                    if m == M::ZERO {
+                        self.queue.clear();
+                        return false;
+                    }
+                    if m.is_single() {
+                        self.unsolved -= 1;
+                        self.queue.push(p as u16);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// One pass of hidden singles over every house. `Some(changed)`, or `None` on a
+    /// contradiction (a symbol with no place in a house).
+    fn hidden(&mut self) -> Option<bool> {
+        let mut changed = false;
+        for h in 0..3 * Self::S {
+            let cells = self.geometry.house(h);
+            let (mut once, mut twice, mut placed) = (M::ZERO, M::ZERO, M::ZERO);
+            for &c in cells {
+                let m = self.cand[c as usize];
+                twice |= once & m;
+                once |= m;
+                if m.is_single() {
+                    placed |= m;
+                }
+            }
+            if once != self.full {
+                return None;
+            }
+            let mut hid = once & !twice & !placed;
+            while hid != M::ZERO {
+                let bit = M::bit(hid.low());
+                hid = hid.clear_low();
+                let Some(&c) = cells
+                    .iter()
+                    .find(|&&c| self.cand[c as usize] & bit != M::ZERO)
+                else {
+                    return None;
+                };
+                if self.cand[c as usize] & bit == M::ZERO || self.cand[c as usize].is_single() {
+                    // Taken by a single placed earlier in this pass: contradiction next drain.
+                    continue;
+                }
+                self.place(c as usize, bit);
+                changed = true;
+                if !self.drain() {
+                    return None;
+                }
+            }
+        }
+        Some(changed)
+    }
+
+    /// Removes `bits` from the n cells of a segment; `None` on a contradiction.
+    #[inline]
+    fn strip(&mut self, cells: impl Iterator<Item = usize>, bits: M) -> Option<bool> {
+        let mut changed = false;
+        for c in cells {
+            let m = self.cand[c];
+            if m & bits != M::ZERO {
+                let m = m & !bits;
+                self.cand[c] = m;
+                changed = true;
+                if m == M::ZERO {
+                    return None;
+                }
+                if m.is_single() {
+                    self.unsolved -= 1;
+                    self.queue.push(c as u16);
+                }
+            }
+        }
+        Some(changed)
+    }
+
+    /// One pass of locked candidates on every box-line intersection, rows then columns.
+    fn locked(&mut self) -> Option<bool> {
+        let (n, s) = (N, Self::S);
+        for r in 0..s {
+            for b in 0..n {
+                let base = r * s + b * n;
+                let mut u = M::ZERO;
+                for k in 0..n {
+                    u |= self.cand[base + k];
+                }
+                self.rows[r * n + b] = u;
+            }
+        }
+        for c in 0..s {
+            for b in 0..n {
+                let mut u = M::ZERO;
+                for k in 0..n {
+                    u |= self.cand[(b * n + k) * s + c];
+                }
+                self.cols[c * n + b] = u;
+            }
+        }
+        let mut changed = false;
+        for columns in [false, true] {
+            for line in 0..s {
+                let band = line / n;
+                for b in 0..n {
+                    let segs = if columns { &self.cols } else { &self.rows };
+                    let seg = segs[line * n + b];
+                    // The union of the box's other lines, and of the line's other boxes.
+                    let (mut in_box, mut in_line) = (M::ZERO, M::ZERO);
+                    for k in 0..n {
+                        let other = band * n + k;
+                        if other != line {
+                            in_box |= segs[other * n + b];
+                        }
+                        if k != b {
+                            in_line |= segs[line * n + k];
+                        }
+                    }
+                    let pointing = seg & !in_box & in_line;
+                    let claiming = seg & !in_line & in_box;
+                    if pointing != M::ZERO {
+                        for k in (0..n).filter(|&k| k != b) {
+                            let cells = (0..n).map(|j| cell_of(columns, line, k * n + j, s));
+                            changed |= self.strip(cells, pointing)?;
+                        }
+                    }
+                    if claiming != M::ZERO {
+                        for k in 0..n {
+                            let other = band * n + k;
+                            if other != line {
+                                let cells = (0..n).map(|j| cell_of(columns, other, b * n + j, s));
+                                changed |= self.strip(cells, claiming)?;
+                            }
+                        }
+                    }
+                }
+            }
+            if changed {
+                // The other direction's unions are stale now: recompute on the next pass.
+                return Some(true);
+            }
+        }
+        Some(changed)
+    }
+
+    /// Propagates to a fixpoint; false on a contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !self.drain() {
+                return false;
+            }
+            if self.unsolved == 0 {
+                return true;
+            }
+            if self.rules.hidden {
+                match self.hidden() {
+                    None => return false,
+                    Some(true) => continue,
+                    Some(false) => {}
+                }
+            }
+            if self.rules.locked {
+                match self.locked() {
+                    None => {
+                        self.queue.clear();
+                        return false;
+                    }
+                    Some(true) => continue,
+                    Some(false) => {}
+                }
+            }
+            return true;
+        }
+    }
+
+    /// What to branch on: the unsolved cell with the fewest candidates, unless it has more
+    /// than two and some symbol has two places in a house: then that symbol in its first
+    /// place, or not. Returns the cell, the symbols to place, and the symbol to exclude last.
+    fn choose(&self) -> (usize, M, M) {
+        let (mut best, mut fewest) = (0, u32::MAX);
+        for (i, &m) in self.cand.iter().enumerate() {
+            let k = m.count();
+            if k > 1 && k < fewest {
+                best = i;
+                fewest = k;
+                if k == 2 && !self.rules.degree {
+                    return (best, self.cand[best], M::ZERO);
+                }
+            }
+        }
+        if self.rules.degree && fewest <= 3 {
+            let mut score = 0;
+            for (i, &m) in self.cand.iter().enumerate() {
+                if m.count() == fewest {
+                    let d = self
+                        .geometry
+                        .peers(i)
+                        .iter()
+                        .filter(|&&p| self.cand[p as usize] & m != M::ZERO)
+                        .count();
+                    if d > score {
+                        score = d;
+                        best = i;
+                    }
+                }
+            }
+            return (best, self.cand[best], M::ZERO);
+        }
+        if self.rules.pairs {
+            for h in 0..3 * Self::S {
+                let cells = self.geometry.house(h);
+                let (mut once, mut twice, mut thrice) = (M::ZERO, M::ZERO, M::ZERO);
+                for &c in cells {
+                    let m = self.cand[c as usize];
+                    thrice |= twice & m;
+                    twice |= once & m;
+                    once |= m;
+                }
+                let two = twice & !thrice;
+                if two != M::ZERO {
+                    let bit = M::bit(two.low());
+                    if let Some(&c) = cells
+                        .iter()
+                        .find(|&&c| self.cand[c as usize] & bit != M::ZERO)
+                    {
+                        return (c as usize, bit, bit);
+                    }
+                }
+            }
+        }
+        (best, self.cand[best], M::ZERO)
+    }
+
+    fn next_random(&mut self) -> u64 {
+        // xorshift64*
+        let mut x = self.rng;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.rng = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// The candidate to try next out of `rest`: the lowest, or a random one when seeded.
+    fn pick(&mut self, rest: M) -> M {
+        if self.rng == 0 {
+            return M::bit(rest.low());
+        }
+        let mut k = (self.next_random() % rest.count() as u64) as u32;
+        let mut r = rest;
+        while k > 0 {
+            r = r.clear_low();
+            k -= 1;
+        }
+        M::bit(r.low())
+    }
+
+    fn grid(&self) -> OrderGrid {
+        let order = self.geometry.order();
+        let values = self.cand.iter().map(|m| m.low() as u8 + 1).collect();
+        OrderGrid::from_values(order, values).expect("wide: solved masks are in range")
+    }
+
+    /// Loads the clues; false if two clues clash or a value is out of range.
+    fn load(&mut self, puzzle: &OrderGrid) -> bool {
+        self.queue.clear();
+        self.cand.fill(self.full);
+        self.unsolved = Self::C as u32;
+        for (i, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 {
+                self.cand[i] = M::bit(v as u32 - 1);
+                self.unsolved -= 1;
+                self.queue.push(i as u16);
+            }
+        }
+        true
+    }
+
+    /// Looks for up to `limit` solutions of `puzzle`, which must be of order `N`.
+    pub fn solve(&mut self, puzzle: &OrderGrid, limit: u32) -> Found {
+        let mut found = Found::default();
+        if puzzle.order().n() != N || !self.load(puzzle) {
+            return found;
+        }
+        self.levels.clear();
+        let mut ok = self.propagate();
+        loop {
+            if ok {
+                if self.unsolved == 0 {
+                    found.push(|| self.grid());
+                    if found.count >= limit {
+                        return found;
+                    }
+                } else {
+                    let (cell, rest, exclude) = self.choose();
+                    let depth = self.levels.len();
+                    if self.snapshots.len() <= depth {
+                        self.snapshots.push(vec![M::ZERO; Self::C]);
+                    }
+                    self.snapshots[depth].copy_from_slice(&self.cand);
+                    self.levels.push(Level {
+                        cell: cell as u16,
+                        rest,
+                        unsolved: self.unsolved,
+                        exclude,
+                    });
+                }
+            }
+            // Take the next candidate of the deepest level that has one left.
+            loop {
+                let Some(level) = self.levels.last_mut() else {
+                    found.exhausted = true;
+                    return found;
+                };
+                if level.rest == M::ZERO {
+                    if level.exclude != M::ZERO {
+                        // The last branch of a two-place symbol: not in this cell.
+                        let (cell, bit, unsolved) =
+                            (level.cell as usize, level.exclude, level.unsolved);
+                        self.levels.pop();
+                        let depth = self.levels.len();
+                        self.cand.copy_from_slice(&self.snapshots[depth]);
+                        self.unsolved = unsolved;
+                        self.queue.clear();
+                        let m = self.cand[cell] & !bit;
+                        self.cand[cell] = m;
+                        if m.is_single() {
+                            self.unsolved -= 1;
+                            self.queue.push(cell as u16);
+                        }
+                        found.guesses += 1;
+                        break;
+                    }
+                    self.levels.pop();
+                    continue;
+                }
+                let (cell, rest, unsolved) = (level.cell as usize, level.rest, level.unsolved);
+                let bit = self.pick(rest);
+                let depth = self.levels.len() - 1;
+                self.levels[depth].rest = rest & !bit;
+                self.cand.copy_from_slice(&self.snapshots[depth]);
+                self.unsolved = unsolved;
+                self.queue.clear();
+                self.place(cell, bit);
+                found.guesses += 1;
+                break;
+            }
+            ok = self.propagate();
+        }
+    }
+}
+
+/// The cell at position `k` of row (or column) `line`.
+#[inline(always)]
+fn cell_of(columns: bool, line: usize, k: usize, s: usize) -> usize {
+    if columns {
+        k * s + line
+    } else {
+        line * s + k
+    }
+}

@@ -1,0 +1,198 @@
+//! Sudoku of every order: the reader's forms and errors, the `wide` backend's counts, the
+//! order-n generator, all checked with the rules-only checker (`order::check`).
+
+use crate::common::run;
+use std::io::Write;
+use sudobench::order::check::check;
+use sudobench::order::generate::{minimal, no_solution, several};
+use sudobench::order::reader::{Entry, OrderReader};
+use sudobench::order::{Order, OrderGrid};
+use sudobench::solver::wide::{Rules, Wide};
+
+fn order(n: usize) -> Order {
+    Order::new(n).unwrap()
+}
+
+fn read(text: &str) -> Vec<Result<OrderGrid, String>> {
+    OrderReader::new("t.txt", std::io::Cursor::new(text.as_bytes().to_vec()))
+        .map(|r| match r {
+            Ok(rec) => match rec.puzzle {
+                Entry::Grid(g) => Ok(g),
+                Entry::Pencilmarks(_) => Err("pencilmarks".into()),
+            },
+            Err(e) => Err(e.to_string()),
+        })
+        .collect()
+}
+
+/// Every inference setting of the backend, so that each rule is checked against the others.
+fn all_rules() -> Vec<Rules> {
+    let mut out = Vec::new();
+    for bits in 0..16u8 {
+        out.push(Rules {
+            hidden: bits & 1 != 0,
+            locked: bits & 2 != 0,
+            pairs: bits & 4 != 0,
+            degree: bits & 8 != 0,
+        });
+    }
+    out
+}
+
+#[test]
+fn empty_4x4_has_288_solutions() {
+    for rules in all_rules() {
+        let found = Wide::new(rules).solve(&OrderGrid::empty(order(2)), 1000);
+        assert_eq!((found.count, found.exhausted), (288, true), "{rules:?}");
+    }
+}
+
+#[test]
+fn full_16x16_minus_any_cell_has_one_solution() {
+    let mut wide = Wide::default();
+    let full = wide.solve(&OrderGrid::empty(order(4)), 1).first.unwrap();
+    check(&OrderGrid::empty(order(4)), &full).unwrap();
+    for cell in [0, 17, 100, 255] {
+        let mut p = full.clone();
+        p.set(cell, 0);
+        let found = wide.solve(&p, 2);
+        assert_eq!((found.count, found.exhausted), (1, true));
+        assert_eq!(found.first.as_ref(), Some(&full));
+    }
+}
+
+#[test]
+fn generated_puzzles_are_unique_minimal_and_agree_across_rules() {
+    let mut wide = Wide::default();
+    for (n, seeds) in [(2, 0..20u64), (3, 0..5), (4, 0..3)] {
+        for seed in seeds {
+            let p = minimal(order(n), seed + 1, &mut wide).unwrap();
+            let mut solution = None;
+            for rules in all_rules().into_iter().filter(|r| r.hidden || n < 4) {
+                let f = Wide::new(rules).solve(&p, 2);
+                assert_eq!((f.count, f.exhausted), (1, true), "order {n} {p} {rules:?}");
+                let s = f.first.unwrap();
+                check(&p, &s).unwrap();
+                assert!(solution.get_or_insert(s.clone()) == &s);
+            }
+            // Minimal: removing any clue leaves two or more solutions.
+            for cell in (0..p.cells().len()).filter(|&i| p.get(i) != 0) {
+                let mut q = p.clone();
+                q.set(cell, 0);
+                let f = wide.solve(&q, 2);
+                assert_eq!(f.count, 2, "clue {cell} of {p} is not needed");
+                assert_ne!(f.first, f.second);
+                check(&q, f.first.as_ref().unwrap()).unwrap();
+                check(&q, f.second.as_ref().unwrap()).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn several_and_none_sets() {
+    let mut wide = Wide::default();
+    for n in [2, 3, 4] {
+        let p = several(order(n), 5, &mut wide).unwrap();
+        let f = wide.solve(&p, 2);
+        assert_eq!(f.count, 2);
+        let p = no_solution(order(n), 5, &mut wide).unwrap();
+        let f = wide.solve(&p, 2);
+        assert_eq!((f.count, f.exhausted), (0, true));
+        // The clues break no rule: no clue is repeated in a row, column or box.
+        let g = order(n).geometry();
+        for i in (0..p.cells().len()).filter(|&i| p.get(i) != 0) {
+            assert!(g.peers(i).iter().all(|&q| p.get(q as usize) != p.get(i)));
+        }
+    }
+}
+
+#[test]
+fn character_lines_numbers_blocks_and_csv_mix() {
+    let g4 = "1.3....2..4.4...";
+    let mut text = format!("# a comment\n{g4} some meta\n\n");
+    // The same 4x4 as numbers on one line, then as a block.
+    text.push_str("1 0 3 0 0 0 0 2 0 0 4 0 4 0 0 0\n\n");
+    text.push_str("1 0 3 0\n0 0 0 2\n0 0 4 0\n4 0 0 0\n\n");
+    let a = read(&text);
+    assert_eq!(a.len(), 3);
+    let first = a[0].clone().unwrap();
+    assert_eq!(first.to_line(), g4);
+    assert!(a.iter().all(|g| g.as_ref() == Ok(&first)));
+    // A 16x16 block with numbers above 4 is one grid; a 25x25 character line.
+    let mut block = String::new();
+    for r in 0..16 {
+        let row: Vec<String> = (0..16)
+            .map(|c| if c == r { "16".into() } else { "0".into() })
+            .collect();
+        block.push_str(&row.join(" "));
+        block.push('\n');
+    }
+    let line25 = format!("P{}", ".".repeat(624));
+    let b = read(&format!("{block}\n{line25}\n"));
+    assert_eq!(b.len(), 2);
+    assert_eq!(b[0].as_ref().unwrap().order(), order(4));
+    assert_eq!(b[0].as_ref().unwrap().get(17), 16);
+    assert_eq!(b[1].as_ref().unwrap().get(0), 25);
+    // Kaggle-style CSV with a solution column.
+    let csv = "quizzes,solutions\n1.3....2..4.4...,1234341221434321\n";
+    let recs: Vec<_> = OrderReader::new("k.csv", std::io::Cursor::new(csv.as_bytes().to_vec()))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        recs[0].expected.as_ref().unwrap().to_line(),
+        "1234341221434321"
+    );
+}
+
+#[test]
+fn bad_input_names_file_line_and_column() {
+    let cases = [
+        (".".repeat(100), "t.txt:1: puzzle has 100 characters, no order has that many cells (n⁴): nearest are 81 (9x9) and 256 (16x16)"),
+        (format!("{}H", ".".repeat(255)), "t.txt:1: column 256: 'H' is not a symbol of 16x16 (use 1-9A-G, and . or 0 for empty)"),
+        (format!("{}5", ".".repeat(15)), "t.txt:1: column 16: '5' is not a symbol of 4x4 (use 1-4, and . or 0 for empty)"),
+        ("1 2 3 4 5".into(), "t.txt:1: line has 5 numbers: a one-line grid has n⁴ (16, 81, 256, 625, 1296, 2401, 4096), a block row n² (4, 9, 16, 25, 36, 49, 64); nearest are 16 (4x4)"),
+        ("1 0 0 0\n0 0 0 5\n".into(), "t.txt:2: column 7: 5 is above 4, the largest number of 4x4"),
+        ("1 0 0 0\n0 0 0\n".into(), "t.txt:2: ragged block: this row has 3 numbers, the block's first row 4"),
+        ("1 0 0 0\n0 0 0 0\n\n".into(), "t.txt:3: ragged block: it ends after 2 rows, a 4x4 block has 4"),
+        ("1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n".into(), "t.txt:5: ragged block: more than 4 rows, a 4x4 block ends with a blank line after row 4"),
+        ("1 0 x 0".into(), "t.txt:1: column 5: \"x\" is not a number"),
+    ];
+    for (text, message) in cases {
+        let got = read(&text);
+        assert_eq!(got[0], Err(message.to_string()), "{text}");
+    }
+    // After a bad record the reader goes on with the next one.
+    let got = read(&format!("{}\n1.3....2..4.4...\n", ".".repeat(20)));
+    assert!(got[0].is_err() && got[1].is_ok());
+}
+
+#[test]
+fn pencilmark_line_keeps_its_meaning_and_gzip_reads() {
+    let pm = "123456789".repeat(81);
+    assert_eq!(read(&pm), vec![Err("pencilmarks".to_string())]);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(b"1.3....2..4.4...\n").unwrap();
+    let bytes = gz.finish().unwrap();
+    let recs: Vec<_> = OrderReader::new("g.gz", std::io::Cursor::new(bytes)).collect();
+    assert_eq!(recs.len(), 1);
+    assert!(recs[0].is_ok());
+}
+
+#[test]
+fn cli_generates_every_small_order() {
+    for n in ["2", "4"] {
+        let out = run(
+            &["generate", "--order", n, "--count", "2", "--seed", "3"],
+            b"",
+        );
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let puzzles = read(&text);
+        assert_eq!(puzzles.len(), 2);
+        for p in puzzles {
+            let p = p.unwrap();
+            assert_eq!(Wide::default().solve(&p, 2).count, 1);
+        }
+    }
+}
