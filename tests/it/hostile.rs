@@ -3,7 +3,7 @@
 //! claims are checked; `verify` writes only what the judge accepts; the reader keeps every
 //! record; argument errors say what is wrong.
 
-use crate::common::{run, EASY, EASY_SOLUTION};
+use crate::common::{run, run_in, EASY, EASY_SOLUTION};
 use std::num::NonZeroU32;
 use std::time::Duration;
 use sudobench::grid::Candidates;
