@@ -250,7 +250,7 @@ fn a_lone_carriage_return_is_never_swallowed() {
         !got.iter().any(|i| i.is_ok()),
         "nothing read as a record with metadata: {got:?}"
     );
-    let err = got[0].as_ref().err().expect("an error").to_string();
+    let err = got[0].as_ref().expect_err("an error").to_string();
     assert!(err.contains("carriage return"), "{err}");
     // CRLF is fine.
     let got = items(&format!("{EASY}\r\n{EASY}\r\n"));
