@@ -13,7 +13,7 @@ _IntArray = TypeVar("_IntArray", bound=npt.NDArray[np.integer])
 #: array of shape (N, 81) or (N, 9, 9) with 0 for empty cells.
 _Puzzles = Union[Iterable[str], npt.NDArray[np.integer]]
 
-__all__ = ["__version__", "backends", "check", "count", "read", "solve"]
+__all__ = ["__version__", "_lib_worker", "backends", "check", "count", "read", "solve"]
 
 __version__: str
 
@@ -61,3 +61,7 @@ def check(
 def read(path: Union[str, PathLike[str]]) -> tuple[list[str], list[str | None]]:
     """``(puzzles, expected solutions)`` from a puzzle file in any supported format, gzip
     included."""
+
+def _lib_worker(args: list[str]) -> bool:
+    """The worker of a ``lib:`` backend, run by the backend in an interpreter of its own (in
+    isolated mode, on this module's file); never called by hand."""
