@@ -68,7 +68,12 @@ impl GenerateArgs {
     /// Puzzles to make, the seed, the threads, and whether they have no solution: what the
     /// order-n generator takes.
     pub fn order_plan(&self) -> (u64, u64, usize, bool) {
-        (self.count, self.seed, self.threads as usize, self.no_solution)
+        (
+            self.count,
+            self.seed,
+            self.threads as usize,
+            self.no_solution,
+        )
     }
 }
 

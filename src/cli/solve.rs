@@ -278,7 +278,12 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
 pub fn count(args: &CountArgs) -> Result<bool> {
     if args.proof.is_none() && super::solve_order::wanted(&args.files) {
         let limit = args.limit.get();
-        return super::solve_order::run(&args.backend.backend, &args.files, Some(limit), args.witness);
+        return super::solve_order::run(
+            &args.backend.backend,
+            &args.files,
+            Some(limit),
+            args.witness,
+        );
     }
     let start = Instant::now();
     let prover = match &args.proof {

@@ -32,22 +32,37 @@ pub fn run(backend: &str, files: &[String], count: Option<u32>, witness: bool) -
     let (mut records, mut ok) = (0u64, 0u64);
     let mut wide = Wide::default();
     for file in files {
-        let reader = OrderReader::open(file).map_err(|e| anyhow::anyhow!("{file}: cannot open: {e}"))?;
+        let reader =
+            OrderReader::open(file).map_err(|e| anyhow::anyhow!("{file}: cannot open: {e}"))?;
         for item in reader {
             records += 1;
             let line = match item {
                 Err(e) => format!("error: {e}"),
                 Ok(rec) => match &rec.puzzle {
                     Entry::Pencilmarks(_) => {
-                        format!("error: {}:{}: pencilmarks: use a 9x9 file", rec.source, rec.line)
+                        format!(
+                            "error: {}:{}: pencilmarks: use a 9x9 file",
+                            rec.source, rec.line
+                        )
                     }
                     Entry::Grid(p) => {
                         let f = wide.solve(p, limit);
-                        let checked = f.first.iter().chain(&f.second).try_for_each(|s| check(p, s));
+                        let checked = f
+                            .first
+                            .iter()
+                            .chain(&f.second)
+                            .try_for_each(|s| check(p, s));
                         if let Err(e) = checked {
                             format!("error: {}:{}: wrong solution: {e}", rec.source, rec.line)
-                        } else if let Some(exp) = rec.expected.as_ref().filter(|e| f.count == 1 && f.first.as_ref() != Some(e)) {
-                            format!("error: {}:{}: the file's solution {exp} is not the solution", rec.source, rec.line)
+                        } else if let Some(exp) = rec
+                            .expected
+                            .as_ref()
+                            .filter(|e| f.count == 1 && f.first.as_ref() != Some(e))
+                        {
+                            format!(
+                                "error: {}:{}: the file's solution {exp} is not the solution",
+                                rec.source, rec.line
+                            )
                         } else {
                             ok += u64::from(if count.is_some() { true } else { f.count == 1 });
                             match count {
@@ -57,7 +72,11 @@ pub fn run(backend: &str, files: &[String], count: Option<u32>, witness: bool) -
                                     _ => "multiple solutions".into(),
                                 },
                                 Some(l) => {
-                                    let mut t = if f.count >= l { format!("{l}+") } else { f.count.to_string() };
+                                    let mut t = if f.count >= l {
+                                        format!("{l}+")
+                                    } else {
+                                        f.count.to_string()
+                                    };
                                     if witness {
                                         for s in f.first.iter().chain(&f.second) {
                                             t.push(' ');

@@ -80,7 +80,9 @@ pub fn full_grid(order: Order, wide: &mut Wide, rng: &mut Rng) -> Result<OrderGr
 /// Removes clues of `grid` in a random order while the puzzle stays unique.
 pub fn minimise(grid: &OrderGrid, wide: &mut Wide, rng: &mut Rng) -> OrderGrid {
     let mut puzzle = grid.clone();
-    let mut cells: Vec<usize> = (0..grid.cells().len()).filter(|&i| grid.get(i) != 0).collect();
+    let mut cells: Vec<usize> = (0..grid.cells().len())
+        .filter(|&i| grid.get(i) != 0)
+        .collect();
     rng.shuffle(&mut cells);
     for cell in cells {
         let value = puzzle.get(cell);
@@ -120,7 +122,11 @@ pub fn no_solution(order: Order, seed: u64, wide: &mut Wide) -> Result<OrderGrid
         rng.shuffle(&mut clues);
         for cell in clues {
             let old = puzzle.get(cell);
-            let taken: Vec<u8> = geometry.peers(cell).iter().map(|&p| puzzle.get(p as usize)).collect();
+            let taken: Vec<u8> = geometry
+                .peers(cell)
+                .iter()
+                .map(|&p| puzzle.get(p as usize))
+                .collect();
             let free: Vec<u8> = (1..=order.side() as u8)
                 .filter(|v| *v != old && !taken.contains(v))
                 .collect();

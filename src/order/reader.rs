@@ -195,7 +195,13 @@ impl OrderReader {
         self.ahead.get(k)
     }
 
-    fn record(&self, line: u64, puzzle: Entry, expected: Option<OrderGrid>, meta: &str) -> OrderItem {
+    fn record(
+        &self,
+        line: u64,
+        puzzle: Entry,
+        expected: Option<OrderGrid>,
+        meta: &str,
+    ) -> OrderItem {
         Ok(OrderRecord {
             source: self.source.clone(),
             line,
@@ -342,7 +348,10 @@ impl OrderReader {
     }
 
     fn csv_record(&mut self, line: u64, text: &str, layout: &CsvLayout) -> OrderItem {
-        let fields: Vec<&str> = text.split(',').map(|f| f.trim().trim_matches('"')).collect();
+        let fields: Vec<&str> = text
+            .split(',')
+            .map(|f| f.trim().trim_matches('"'))
+            .collect();
         if fields.len() != layout.columns {
             return Err(self.error(
                 line,
@@ -374,7 +383,11 @@ fn header(text: &str) -> Option<CsvLayout> {
         .split(',')
         .map(|f| f.trim().trim_matches('"').to_ascii_lowercase())
         .collect();
-    let wordy = |f: &String| !f.is_empty() && f.chars().all(|c| c.is_ascii_alphabetic() || c == '_' || c == ' ');
+    let wordy = |f: &String| {
+        !f.is_empty()
+            && f.chars()
+                .all(|c| c.is_ascii_alphabetic() || c == '_' || c == ' ')
+    };
     if !fields.iter().all(wordy) {
         return None;
     }

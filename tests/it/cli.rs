@@ -6,8 +6,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-
-
 use crate::common::{CLASH as NONE, EASY as UNIQUE, EASY_SOLUTION as SOLVED, OPEN, OPEN_A, OPEN_B};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sudobench");

@@ -2,8 +2,6 @@
 //! one output line (an answer or an error naming file and line), nothing panics, and the exit
 //! code says whether everything was fine.
 
-
-
 use crate::common::{EASY, EASY_SOLUTION, HARD};
 
 use flate2::write::GzEncoder;

@@ -7,8 +7,6 @@
 //! a solution for at least half of the sampled data-set puzzles, so that one that gives up on
 //! everything fails.
 
-
-
 use crate::common::{EASY, EASY_SOLUTION, HARD, HARD_SOLUTION};
 use sudobench::backends;
 use sudobench::format::Reader;

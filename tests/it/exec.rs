@@ -2,8 +2,6 @@
 //! the same answers as `basic`, and a program that lies, crashes, hangs or prints garbage is
 //! reported with file and line while the run goes on.
 
-
-
 use crate::common::EASY;
 
 use std::path::PathBuf;

@@ -3,8 +3,6 @@
 //! Uniqueness and minimality of generated puzzles are checked with the `sudoku` crate (a
 //! dev-dependency that shares no code with sudobench), never with the generator's own code.
 
-
-
 use std::process::Output;
 use sudoku::Sudoku;
 

@@ -2,8 +2,6 @@
 //! set, what the closure leaves is within what naked + hidden singles leave (subsets are
 //! stronger than singles), every solution survives it, and it is a fixpoint.
 
-
-
 use sudobench::backends;
 use sudobench::format::Reader;
 use sudobench::grid::Candidates;

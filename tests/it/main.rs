@@ -1,8 +1,8 @@
 //! The one integration-test binary: every module below is one topic, sharing `common`.
 
-mod common;
 mod cli;
 mod cli_input;
+mod common;
 mod conformance;
 mod dlx_crosscheck;
 mod exec;

@@ -122,7 +122,9 @@ fn character_lines_numbers_blocks_and_csv_mix() {
     // A 16x16 block with numbers above 4 is one grid; a 25x25 character line.
     let mut block = String::new();
     for r in 0..16 {
-        let row: Vec<String> = (0..16).map(|c| if c == r { "16".into() } else { "0".into() }).collect();
+        let row: Vec<String> = (0..16)
+            .map(|c| if c == r { "16".into() } else { "0".into() })
+            .collect();
         block.push_str(&row.join(" "));
         block.push('\n');
     }
@@ -137,7 +139,10 @@ fn character_lines_numbers_blocks_and_csv_mix() {
     let recs: Vec<_> = OrderReader::new("k.csv", std::io::Cursor::new(csv.as_bytes().to_vec()))
         .collect::<Result<_, _>>()
         .unwrap();
-    assert_eq!(recs[0].expected.as_ref().unwrap().to_line(), "1234341221434321");
+    assert_eq!(
+        recs[0].expected.as_ref().unwrap().to_line(),
+        "1234341221434321"
+    );
 }
 
 #[test]
@@ -177,7 +182,10 @@ fn pencilmark_line_keeps_its_meaning_and_gzip_reads() {
 #[test]
 fn cli_generates_every_small_order() {
     for n in ["2", "4"] {
-        let out = run(&["generate", "--order", n, "--count", "2", "--seed", "3"], b"");
+        let out = run(
+            &["generate", "--order", n, "--count", "2", "--seed", "3"],
+            b"",
+        );
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
         let puzzles = read(&text);

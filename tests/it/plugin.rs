@@ -3,8 +3,6 @@
 //! built-in backends, and a library that crashes, exits, hangs, lies about counts or writes
 //! wrong grids fails or is blamed, with the puzzle named, while the run goes on.
 
-
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;

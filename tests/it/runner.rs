@@ -7,8 +7,6 @@
 //! chosen puzzles. The CLI's exit code on a mismatch is tested in `tests/cli.rs` with a file
 //! whose expected solution is wrong, which goes through the same cross-check.
 
-
-
 use crate::common::{EASY as PUZZLE, EASY_SOLUTION as SOLVED};
 use std::io::Cursor;
 use std::num::NonZeroU32;

@@ -1,8 +1,6 @@
 //! Output integrity with threads: `solve` and `count` on several threads write exactly the
 //! same bytes as on one thread, in input order, for a 10,000-record input.
 
-
-
 use std::process::Output;
 
 fn run(args: &[&str], input: &[u8]) -> Output {
