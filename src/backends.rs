@@ -186,8 +186,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     name: "wide",
     description: "any order (4x4 to 64x64): wide candidate masks, singles + locked candidates, two-candidate cell with most open peers first",
     kind: Kind::Search,
-    // On 9×9 it answers clue grids only: a pencilmark position is left undecided.
-    complete: false,
+    complete: true,
     default: false,
     referee_rank: None,
     closure: None,

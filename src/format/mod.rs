@@ -141,6 +141,11 @@ pub fn bundled_sets() -> Option<Vec<String>> {
             .filter_map(|e| e.ok())
             .map(|e| e.path())
             .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "gz"))
+            // The sets of other orders than 9x9 are read by `order::reader`, not this pipeline.
+            .filter(|p| {
+                !p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("orders_"))
+            })
             .map(|p| p.to_string_lossy().into_owned())
             .collect();
         files.sort();

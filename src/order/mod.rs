@@ -145,9 +145,9 @@ impl Geometry {
             .collect();
         let peer_count = 2 * (s - 1) + (n - 1) * (n - 1);
         let mut peers = Vec::with_capacity(s * s * peer_count);
-        for i in 0..s * s {
+        for (i, houses) in houses_of.iter().enumerate() {
             let start = peers.len();
-            for &h in &houses_of[i] {
+            for &h in houses {
                 for &p in &house_cells[h as usize * s..(h as usize + 1) * s] {
                     if p as usize != i && !peers[start..].contains(&p) {
                         peers.push(p);

@@ -22,6 +22,7 @@ pub use search::{Rules, Search};
 trait Engine: Send {
     fn solve(&mut self, puzzle: &OrderGrid, limit: u32) -> Found;
     fn set_seed(&mut self, seed: u64);
+    fn solve_masks(&mut self, masks: &[u64], limit: u32) -> Found;
 }
 
 impl<M: mask::Mask, const N: usize> Engine for Search<M, N> {
@@ -30,6 +31,9 @@ impl<M: mask::Mask, const N: usize> Engine for Search<M, N> {
     }
     fn set_seed(&mut self, seed: u64) {
         Search::set_seed(self, seed)
+    }
+    fn solve_masks(&mut self, masks: &[u64], limit: u32) -> Found {
+        Search::solve_masks(self, masks, limit)
     }
 }
 
@@ -84,18 +88,24 @@ impl Wide {
 }
 
 impl crate::solver::Solver for Wide {
-    /// 9×9 clue grids through the order-3 engine (the backend is built for larger orders;
-    /// this lets `bench` compare it on 9×9 too). Pencilmark positions are left undecided.
+    /// 9×9 clue grids and pencilmark positions through the order-3 engine (the backend is
+    /// built for larger orders; this lets `bench` compare it on 9×9 too).
     fn solve(
         &mut self,
         puzzle: &crate::Puzzle,
         limit: crate::solver::Limit,
     ) -> crate::solver::Outcome {
         use crate::solver::{Outcome, Stats};
-        let crate::Puzzle::Grid(grid) = puzzle else {
-            return Outcome::unknown(Stats::default());
+        let found = match puzzle {
+            crate::Puzzle::Grid(grid) => {
+                Wide::solve(self, &OrderGrid::from_grid(grid), limit.get())
+            }
+            crate::Puzzle::Candidates(c) => {
+                let masks: Vec<u64> = c.masks().iter().map(|&m| u64::from(m)).collect();
+                self.engine(Order::ALL[1])
+                    .solve_masks(&masks, limit.get().max(1))
+            }
         };
-        let found = Wide::solve(self, &OrderGrid::from_grid(grid), limit.get());
         let mut stats = Stats::GUESSING;
         stats.guesses = Some(found.guesses);
         let first = found.first.as_ref().and_then(OrderGrid::to_grid);

@@ -147,12 +147,9 @@ impl<M: Mask, const N: usize> Search<M, N> {
             while hid != M::ZERO {
                 let bit = M::bit(hid.low());
                 hid = hid.clear_low();
-                let Some(&c) = cells
+                let &c = cells
                     .iter()
-                    .find(|&&c| self.cand[c as usize] & bit != M::ZERO)
-                else {
-                    return None;
-                };
+                    .find(|&&c| self.cand[c as usize] & bit != M::ZERO)?;
                 if self.cand[c as usize] & bit == M::ZERO || self.cand[c as usize].is_single() {
                     // Taken by a single placed earlier in this pass: contradiction next drain.
                     continue;
@@ -389,12 +386,46 @@ impl<M: Mask, const N: usize> Search<M, N> {
         true
     }
 
+    /// Looks for up to `limit` solutions of a candidate position: one mask per cell (bit
+    /// `v - 1` for value `v`); an empty mask has no solution.
+    pub fn solve_masks(&mut self, masks: &[u64], limit: u32) -> Found {
+        if masks.len() != Self::C {
+            return Found::default();
+        }
+        self.queue.clear();
+        self.unsolved = Self::C as u32;
+        for (i, &m) in masks.iter().enumerate() {
+            let mut mask = M::ZERO;
+            for v in 0..Self::S as u32 {
+                if m >> v & 1 == 1 {
+                    mask |= M::bit(v);
+                }
+            }
+            if mask == M::ZERO {
+                return Found {
+                    exhausted: true,
+                    ..Found::default()
+                };
+            }
+            self.cand[i] = mask;
+            if mask.is_single() {
+                self.unsolved -= 1;
+                self.queue.push(i as u16);
+            }
+        }
+        self.search(limit)
+    }
+
     /// Looks for up to `limit` solutions of `puzzle`, which must be of order `N`.
     pub fn solve(&mut self, puzzle: &OrderGrid, limit: u32) -> Found {
-        let mut found = Found::default();
         if puzzle.order().n() != N || !self.load(puzzle) {
-            return found;
+            return Found::default();
         }
+        self.search(limit)
+    }
+
+    fn search(&mut self, limit: u32) -> Found {
+        let mut found = Found::default();
         self.levels.clear();
         let mut ok = self.propagate();
         loop {
