@@ -191,7 +191,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     referee_rank: None,
     closure: None,
     problems: &[ProblemKind::Sudoku9, ProblemKind::SudokuOrders],
-    build: |_| Ok(Box::new(solver::wide::Wide::default())),
+    build: |o| Ok(Box::new(solver::wide::Wide::default().with_max_nodes(o.max_nodes))),
 }, BackendInfo {
     name: "dlx-array",
     description: "the dlx search with kudoku-style counter arrays instead of links",

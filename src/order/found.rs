@@ -17,6 +17,9 @@ pub struct Found {
     pub second: Option<OrderGrid>,
     /// Branching decisions taken.
     pub guesses: u64,
+    /// Whether the node budget or the thread's deadline stopped the search before it could
+    /// decide (the count is then no answer).
+    pub stopped: bool,
 }
 
 impl Found {

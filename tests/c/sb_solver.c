@@ -208,6 +208,8 @@ size_t sb_two_below(const char *p, size_t limit, uint32_t config, char *sol, siz
     size_t found = solve(p, limit, 0, sol, g);
     if (clues < config && found > 0 && limit > 1) return limit;
     return found;
+}
+
 size_t sb_recall(const char *p, size_t limit, uint32_t config, char *sol, size_t *g) {
     (void)config;
     if (limit >= 2) {

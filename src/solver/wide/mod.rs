@@ -23,6 +23,7 @@ trait Engine: Send {
     fn solve(&mut self, puzzle: &OrderGrid, limit: u32) -> Found;
     fn set_seed(&mut self, seed: u64);
     fn solve_masks(&mut self, masks: &[u64], limit: u32) -> Found;
+    fn set_max_nodes(&mut self, max_nodes: Option<u64>);
 }
 
 impl<M: mask::Mask, const N: usize> Engine for Search<M, N> {
@@ -35,12 +36,16 @@ impl<M: mask::Mask, const N: usize> Engine for Search<M, N> {
     fn solve_masks(&mut self, masks: &[u64], limit: u32) -> Found {
         Search::solve_masks(self, masks, limit)
     }
+    fn set_max_nodes(&mut self, max_nodes: Option<u64>) {
+        Search::set_max_nodes(self, max_nodes)
+    }
 }
 
 /// The `wide` backend: one engine per order, built on first use and reused.
 pub struct Wide {
     rules: Rules,
     engines: [Option<Box<dyn Engine>>; 7],
+    max_nodes: Option<u64>,
 }
 
 impl Default for Wide {
@@ -55,13 +60,21 @@ impl Wide {
         Wide {
             rules,
             engines: Default::default(),
+            max_nodes: None,
         }
     }
 
+    /// The backend with a budget of `max_nodes` branching decisions per search (`None`:
+    /// none): a search that spends it answers `unknown`.
+    pub fn with_max_nodes(mut self, max_nodes: Option<u64>) -> Wide {
+        self.max_nodes = max_nodes;
+        self
+    }
+
     fn engine(&mut self, order: Order) -> &mut dyn Engine {
-        let rules = self.rules;
+        let (rules, max_nodes) = (self.rules, self.max_nodes);
         let slot = &mut self.engines[order.n() - 2];
-        slot.get_or_insert_with(|| -> Box<dyn Engine> {
+        let engine = slot.get_or_insert_with(|| -> Box<dyn Engine> {
             match order.n() {
                 2 => Box::new(Search::<u16, 2>::new(rules)),
                 3 => Box::new(Search::<u16, 3>::new(rules)),
@@ -72,7 +85,9 @@ impl Wide {
                 _ => Box::new(Search::<u64, 8>::new(rules)),
             }
         })
-        .as_mut()
+        .as_mut();
+        engine.set_max_nodes(max_nodes);
+        engine
     }
 
     /// Looks for up to `limit` solutions (at least 1).
@@ -110,6 +125,6 @@ impl crate::solver::Solver for Wide {
         stats.guesses = Some(found.guesses);
         let first = found.first.as_ref().and_then(OrderGrid::to_grid);
         let second = found.second.as_ref().and_then(OrderGrid::to_grid);
-        Outcome::searched(found.count, false, first, second, stats)
+        Outcome::searched(found.count, found.stopped, first, second, stats)
     }
 }

@@ -61,6 +61,8 @@ pub struct Search<M: Mask, const N: usize> {
     cols: Vec<M>,
     rules: Rules,
     rng: u64,
+    /// Branching decisions a search may take before it gives up (`u64::MAX`: no budget).
+    max_nodes: u64,
 }
 
 impl<M: Mask, const N: usize> Search<M, N> {
@@ -82,7 +84,14 @@ impl<M: Mask, const N: usize> Search<M, N> {
             cols: vec![M::ZERO; Self::S * N],
             rules,
             rng: 0,
+            max_nodes: u64::MAX,
         }
+    }
+
+    /// Gives every later search a budget of `max_nodes` branching decisions (`None`: none).
+    /// The thread's deadline ([`crate::solver::deadline`]) stops a search too.
+    pub fn set_max_nodes(&mut self, max_nodes: Option<u64>) {
+        self.max_nodes = max_nodes.unwrap_or(u64::MAX);
     }
 
     /// Makes branching try candidates in an order drawn from `seed` (0: lowest first).
@@ -429,6 +438,11 @@ impl<M: Mask, const N: usize> Search<M, N> {
         self.levels.clear();
         let mut ok = self.propagate();
         loop {
+            if found.guesses >= self.max_nodes || crate::solver::deadline::due(found.guesses + 1)
+            {
+                found.stopped = true;
+                return found;
+            }
             if ok {
                 if self.unsolved == 0 {
                     found.push(|| self.grid());
