@@ -164,6 +164,11 @@ impl<'a> Worker<'a> {
             let mut local_ns = 0u64;
             let mut k = 0;
             while k < self.puzzles.len() {
+                // Stopped by the deadline in the previous batch, here or on another thread.
+                if k > 0 && self.shared.stopped[b].load(Ordering::Relaxed) {
+                    tally.budget_spent = true;
+                    break;
+                }
                 if let Some(budget) = self.shared.budget_ns {
                     if self.shared.spent_ns[b].load(Ordering::Relaxed) + local_ns >= budget {
                         self.shared.stopped[b].store(true, Ordering::Relaxed);
@@ -189,6 +194,7 @@ impl<'a> Worker<'a> {
                         Duration::from_nanos(budget.saturating_sub(spent))
                     });
                     let watch = Stopwatch::start(clock);
+                    let wall = Instant::now();
                     let solved = panic::catch_unwind(AssertUnwindSafe(|| {
                         deadline::within(left, || solver.solve_batch(batch, limit, clock))
                     }));
@@ -209,8 +215,11 @@ impl<'a> Worker<'a> {
                     };
                     let ns = spent.as_nanos().min(u128::from(u64::MAX)) as u64;
                     local_ns = local_ns.saturating_add(ns);
-                    // The deadline passed during the batch: the budget stopped it.
-                    if left.is_some_and(|left| u128::from(ns) >= left.as_nanos()) {
+                    // The deadline passed during the batch (it is kept by the wall clock, so
+                    // under the CPU clock a search stopped by it may have spent a little
+                    // less): the budget stopped it.
+                    let elapsed = wall.elapsed().max(spent);
+                    if left.is_some_and(|left| elapsed >= left) {
                         self.shared.stopped[b].store(true, Ordering::Relaxed);
                         tally.budget_spent = true;
                     }

@@ -74,18 +74,19 @@ impl Wide {
     fn engine(&mut self, order: Order) -> &mut dyn Engine {
         let (rules, max_nodes) = (self.rules, self.max_nodes);
         let slot = &mut self.engines[order.n() - 2];
-        let engine = slot.get_or_insert_with(|| -> Box<dyn Engine> {
-            match order.n() {
-                2 => Box::new(Search::<u16, 2>::new(rules)),
-                3 => Box::new(Search::<u16, 3>::new(rules)),
-                4 => Box::new(Search::<u16, 4>::new(rules)),
-                5 => Box::new(Search::<u32, 5>::new(rules)),
-                6 => Box::new(Search::<u64, 6>::new(rules)),
-                7 => Box::new(Search::<u64, 7>::new(rules)),
-                _ => Box::new(Search::<u64, 8>::new(rules)),
-            }
-        })
-        .as_mut();
+        let engine = slot
+            .get_or_insert_with(|| -> Box<dyn Engine> {
+                match order.n() {
+                    2 => Box::new(Search::<u16, 2>::new(rules)),
+                    3 => Box::new(Search::<u16, 3>::new(rules)),
+                    4 => Box::new(Search::<u16, 4>::new(rules)),
+                    5 => Box::new(Search::<u32, 5>::new(rules)),
+                    6 => Box::new(Search::<u64, 6>::new(rules)),
+                    7 => Box::new(Search::<u64, 7>::new(rules)),
+                    _ => Box::new(Search::<u64, 8>::new(rules)),
+                }
+            })
+            .as_mut();
         engine.set_max_nodes(max_nodes);
         engine
     }

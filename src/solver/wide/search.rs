@@ -438,8 +438,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         self.levels.clear();
         let mut ok = self.propagate();
         loop {
-            if found.guesses >= self.max_nodes || crate::solver::deadline::due(found.guesses + 1)
-            {
+            if found.guesses >= self.max_nodes || crate::solver::deadline::due(found.guesses + 1) {
                 found.stopped = true;
                 return found;
             }
