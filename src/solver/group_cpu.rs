@@ -126,8 +126,11 @@ mod tests {
                 .expect("sh starts")
         };
         // A shell that starts a busy child: the child's time is the group's.
-        let mut busy = spawn("i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done & wait");
-        let mut sleepy = spawn("sleep 0.3 & wait");
+        // (Long enough to outlast the test: it is killed at the end.)
+        let mut busy = spawn("i=0; while [ $i -lt 20000000 ]; do i=$((i+1)); done & wait");
+        let mut sleepy = spawn("sleep 3 & wait");
+        // Members are found by a scan at the first read: let both children start first.
+        std::thread::sleep(Duration::from_millis(100));
         let (mut b, mut s) = (
             GroupCpu::new(busy.id() as i32),
             GroupCpu::new(sleepy.id() as i32),
@@ -135,7 +138,13 @@ mod tests {
         let (b0, s0) = (b.read(), s.read());
         std::thread::sleep(Duration::from_millis(200));
         let (b1, s1) = (b.read(), s.read());
-        let _ = (busy.kill(), sleepy.kill(), busy.wait(), sleepy.wait());
+        // The whole groups, children included.
+        for child in [&busy, &sleepy] {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+        }
+        let _ = (busy.wait(), sleepy.wait());
         assert!(b1 > b0, "{b0:?} {b1:?}");
         assert!(s1 - s0 < b1 - b0, "{s0:?} {s1:?} against {b0:?} {b1:?}");
     }
