@@ -6,7 +6,7 @@
 //! The 9×9 fast paths keep their own fixed-size types ([`crate::Grid`]); an order-3
 //! [`OrderGrid`] converts to and from one.
 //!
-//! - [`format`]: reading and writing grids of any order (character lines, numbers, blocks);
+//! - [`format`](mod@format): reading and writing grids of any order (character lines, numbers, blocks);
 //! - [`check`]: whether a full grid is a solution of a clue grid (used by tests and tools);
 //! - [`wide`](crate::solver::wide): the fast backend for large grids.
 
