@@ -2,11 +2,11 @@
 //! (the `Solver` entry point, `Outcome`'s shape) is a change here only. The rest of the
 //! extension sees plain cell arrays, [`Puzzle`] values it only passes back, and [`Answer`]s.
 
-use sudobench::format::{OpenError, Reader};
-use sudobench::judge;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::OnceLock;
+use sudobench::format::{OpenError, Reader};
+use sudobench::judge;
 use sudobench::solver::{Clock, Count, Limit, Options, Solver};
 use sudobench::{backends, verify, Candidates, Grid};
 

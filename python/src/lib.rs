@@ -240,7 +240,10 @@ fn build(py: Python<'_>, backend: &str, max_nodes: Option<u64>) -> PyResult<Back
 /// The interpreter and the extension's file, both absolute paths, for `lib:` workers.
 fn lib_worker(py: Python<'_>) -> PyResult<bridge::LibWorker> {
     let interpreter: String = py.import("sys")?.getattr("executable")?.extract()?;
-    let extension: String = py.import("sudobench._native")?.getattr("__file__")?.extract()?;
+    let extension: String = py
+        .import("sudobench._native")?
+        .getattr("__file__")?
+        .extract()?;
     let (interpreter, extension) = (PathBuf::from(interpreter), PathBuf::from(extension));
     if !interpreter.is_absolute() || !interpreter.is_file() {
         return Err(PyRuntimeError::new_err(format!(
@@ -266,7 +269,8 @@ fn lib_worker(py: Python<'_>) -> PyResult<bridge::LibWorker> {
 /// never by hand): serves puzzles over its standard input and output until they end.
 #[pyfunction]
 fn _lib_worker(py: Python<'_>, args: Vec<String>) -> PyResult<bool> {
-    py.detach(|| bridge::serve_worker(&args)).map_err(PyValueError::new_err)
+    py.detach(|| bridge::serve_worker(&args))
+        .map_err(PyValueError::new_err)
 }
 
 fn digits(cells: &[u8; 81]) -> String {
