@@ -121,6 +121,7 @@ impl Observer for Lines {
                     puzzle: record.puzzle.to_string(),
                     count: count.display(Limit::TWO),
                     solution: solution.map(|s| s.to_string()),
+                    mismatch: m.map(|m| m.problems.join("; ")),
                 };
                 self.out.push_str(&json_line(&row));
                 self.out.push('\n');
