@@ -1,4 +1,4 @@
-"""The README's "From Python" section: its example runs as written, from the repository root."""
+"""The manual's "From Python" page (docs/python.md): its example runs as written, from the repository root."""
 
 import os
 import re
@@ -8,8 +8,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def section():
-    text = (ROOT / "README.md").read_text()
-    start = text.index("## From Python\n")
+    text = (ROOT / "docs" / "python.md").read_text() + "\n## end\n"
+    start = text.index("# From Python\n")
     end = text.index("\n## ", start + 1)
     return text[start:end]
 
@@ -24,7 +24,7 @@ def test_example_runs(capsys):
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        exec(compile(blocks[0], "README.md", "exec"), {})
+        exec(compile(blocks[0], "docs/python.md", "exec"), {})
     finally:
         os.chdir(cwd)
     lines = capsys.readouterr().out.splitlines()
