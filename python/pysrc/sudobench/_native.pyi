@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable
 from os import PathLike
-from typing import TypeVar, Union, overload
+from typing import Optional, TypeVar, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -13,7 +13,19 @@ _IntArray = TypeVar("_IntArray", bound=npt.NDArray[np.integer])
 #: array of shape (N, 81) or (N, 9, 9) with 0 for empty cells.
 _Puzzles = Union[Iterable[str], npt.NDArray[np.integer]]
 
-__all__ = ["__version__", "_lib_worker", "backends", "check", "count", "read", "solve"]
+__all__ = [
+    "__version__",
+    "_lib_worker",
+    "backends",
+    "check",
+    "count",
+    "generate_chunk",
+    "merge",
+    "read",
+    "records",
+    "run_chunk",
+    "solve",
+]
 
 __version__: str
 
@@ -65,3 +77,42 @@ def read(path: Union[str, PathLike[str]]) -> tuple[list[str], list[str | None]]:
 def _lib_worker(args: list[str]) -> bool:
     """The worker of a ``lib:`` backend, run by the backend in an interpreter of its own (in
     isolated mode, on this module's file); never called by hand."""
+
+#: One item of a puzzle file, as ``sudobench.distributed`` ships it to a worker:
+#: ``(line, puzzle, expected, error)``; a malformed record has only its line and error.
+_Item = tuple[int, Optional[str], Optional[str], Optional[str]]
+
+def records(path: Union[str, PathLike[str]]) -> list[_Item]:
+    """Every item of a puzzle file, in order, malformed records included (the building block
+    of ``sudobench.distributed``)."""
+
+def run_chunk(
+    command: str,
+    source: str,
+    chunk: list[_Item],
+    backends: list[str],
+    limit: int = 2,
+    symmetries: int = 16,
+    seed: int = 1,
+    max_nodes: int | None = None,
+) -> tuple[str, str, str]:
+    """``(stdout, stderr, sums)`` of the CLI's ``command`` run on one chunk of records."""
+
+def generate_chunk(
+    start: int,
+    stop: int,
+    seed: int = 1,
+    symmetry: str = "none",
+    min_clues: int = 17,
+    max_clues: int = 81,
+    min_guesses: float | None = None,
+    symmetries: int = 16,
+    climb: int = 10000,
+    attempts: int = 100000,
+    confirm: str = "logic",
+    no_solution: bool = False,
+) -> tuple[str, str]:
+    """``(stdout, stderr)`` of ``sudobench generate`` for puzzles ``start..stop``."""
+
+def merge(parts: list[str]) -> str:
+    """The outputs of a run's parts, given in order, joined as ``sudobench merge`` does."""

@@ -166,18 +166,15 @@ def _records_run(
     if isinstance(files, str):
         files = [files]
     chunks = _chunks(files, chunk_size)
-    jobs = [
+    # Keyword options travel through a small wrapper (submit's own keywords come first).
+    jobs: list[tuple[Callable[..., Any], tuple, tuple[str, int, int], int]] = [
         (
-            _native.run_chunk,
-            (command, source, items, backends),
+            _call_chunk,
+            (options, command, source, items, backends),
             _where(source, items),
             len(items),
         )
         for source, items in chunks
-    ]
-    # Keyword options travel through a small wrapper (submit's own keywords come first).
-    jobs = [
-        (_call_chunk, (options, *args), where, n) for _, args, where, n in jobs
     ]
     return _run(client, jobs, retries, progress)
 
