@@ -3,9 +3,10 @@
 use super::output::Output;
 use anyhow::Result;
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
-use std::time::Instant;
-use sudobench::generate::{ClueSymmetry, Config, Generated, Generator, Hardness};
+use std::time::{Duration, Instant};
+use sudobench::generate::{ClueSymmetry, Config, GenerateError, Generated, Generator, Hardness};
 use sudobench::runner::pipeline::map_ordered;
 use sudobench::runner::shard::Shard;
 
@@ -56,6 +57,10 @@ pub struct GenerateArgs {
     /// Backend that confirms every puzzle's uniqueness before it is printed.
     #[arg(long, default_value = "logic")]
     confirm: String,
+    /// Stop after this many seconds: the puzzles made by then are printed, the run reports how
+    /// many were not made and exits 1 (9×9 puzzles only).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    time_limit: Option<f64>,
     /// Only part K of N of the puzzles (contiguous ranges of the puzzle indices, for job
     /// arrays): the parts' outputs concatenated in order are the whole run's.
     #[arg(long, value_name = "K/N")]
@@ -122,6 +127,13 @@ fn parse_clues(s: &str) -> Result<(u32, u32), String> {
     Ok((min, max))
 }
 
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!("{s:?} is not a number of seconds above 0")),
+    }
+}
+
 fn parse_guesses(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
@@ -165,6 +177,10 @@ fn rate(r: f64) -> String {
 /// `sudobench generate`.
 pub fn generate(args: &GenerateArgs) -> Result<bool> {
     if let Some(order) = args.order.filter(|&n| n != 3 || args.several) {
+        anyhow::ensure!(
+            args.time_limit.is_none(),
+            "--time-limit works on 9x9 puzzles only (not with --order {order})"
+        );
         return super::generate_order::generate(args, order);
     }
     let config = args.config();
@@ -177,17 +193,36 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
     let mut clues: BTreeMap<usize, u64> = BTreeMap::new();
     let (mut attempts, mut guesses) = (0u64, 0f64);
     let seed = args.seed;
+    let range = args.shard.unwrap_or(Shard::WHOLE).range(args.count);
+    let wanted = range.end - range.start;
+    let deadline = args
+        .time_limit
+        .map(|secs| started + Duration::from_secs_f64(secs));
+    let mut timed_out = false;
+    let bar = progress_bar(wanted);
     map_ordered(
-        args.shard.unwrap_or(Shard::WHOLE).range(args.count),
+        range,
         args.threads as usize,
         if hard { 1 } else { 32 },
-        || Generator::new(config.clone()).map_err(|e| e.to_string()),
+        || {
+            Generator::new(config.clone())
+                .map(|g| g.with_deadline(deadline))
+                .map_err(|e| e.to_string())
+        },
         |generator, &index| match generator {
-            Ok(g) => g.generate(seed, index).map_err(|e| e.to_string()),
+            Ok(g) => g.generate(seed, index).map_err(|e| match e {
+                GenerateError::TimeUp { .. } => TIME_UP.to_string(),
+                e => e.to_string(),
+            }),
             Err(e) => Err(e.clone()),
         },
         |index, result: Result<Generated, String>| match result {
+            Err(e) if e == TIME_UP => {
+                timed_out = true;
+                false
+            }
             Ok(p) => {
+                bar.inc(1);
                 made += 1;
                 *clues.entry(p.puzzle.clue_count()).or_default() += 1;
                 attempts += p.attempts;
@@ -197,11 +232,12 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
             }
             Err(e) => {
                 failed += 1;
-                eprintln!("error: puzzle {index}: {e}");
+                bar.suspend(|| eprintln!("error: puzzle {index}: {e}"));
                 true
             }
         },
     );
+    bar.finish_and_clear();
     out.finish()?;
     let seconds = started.elapsed().as_secs_f64();
     let total_clues: u64 = clues.iter().map(|(&k, &n)| k as u64 * n).sum();
@@ -223,6 +259,29 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
             args.symmetries
         );
     }
-    eprintln!("; {failed} failed");
-    Ok(failed == 0)
+    eprint!("; {failed} failed");
+    if timed_out {
+        eprint!(
+            "; stopped at the time limit ({} s): {} of {wanted} not made",
+            args.time_limit.unwrap_or_default(),
+            wanted - made - failed
+        );
+    }
+    eprintln!();
+    Ok(failed == 0 && !timed_out)
+}
+
+/// What a worker answers for a puzzle the time limit stopped (it ends the run).
+const TIME_UP: &str = "time limit";
+
+/// A progress line on a terminal (hidden otherwise), redrawn every second so that a slow
+/// hardness goal shows it is alive.
+fn progress_bar(total: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("generate: {pos}/{len} puzzles, {elapsed} elapsed, ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_secs(1));
+    bar
 }

@@ -93,7 +93,7 @@ impl Climber {
         let mut score = self.score(clues.cells());
         let mut current = (clues, solution);
         for _ in 0..self.goal.steps {
-            if score >= self.goal.min_guesses {
+            if score >= self.goal.min_guesses || generator.out_of_time() {
                 break;
             }
             let Some(next) = mutate(generator, &current.0, rng) else {

@@ -38,6 +38,7 @@ use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, SplitMix64};
 use reduce::{Clues, Reducer};
 use search::Searcher;
+use std::time::Instant;
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]
@@ -126,6 +127,12 @@ pub enum GenerateError {
         /// Attempts made.
         attempts: u64,
     },
+    /// The deadline ([`Generator::with_deadline`]) passed before a puzzle was made.
+    #[error("time limit reached after {attempts} attempts")]
+    TimeUp {
+        /// Attempts made.
+        attempts: u64,
+    },
     /// The confirming backend disagreed with the generator: a bug, reported, never printed
     /// as a puzzle.
     #[error("puzzle {puzzle} failed confirmation by {backend}: {detail}")]
@@ -150,6 +157,9 @@ pub struct Generator {
     reducer: Reducer,
     confirm: Box<dyn Solver>,
     climber: Option<climb::Climber>,
+    /// When to give up (`generate --time-limit`): checked before every attempt and every
+    /// climbing step, so a goal that is out of reach stops on time.
+    deadline: Option<Instant>,
 }
 
 impl std::fmt::Debug for Generator {
@@ -206,7 +216,19 @@ impl Generator {
             confirm,
             climber,
             config,
+            deadline: None,
         })
+    }
+
+    /// The same generator, giving up at `deadline` ([`GenerateError::TimeUp`]).
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Generator {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Whether the deadline has passed.
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The configuration.
@@ -219,6 +241,11 @@ impl Generator {
     pub fn generate(&mut self, seed: u64, index: u64) -> Result<Generated, GenerateError> {
         let mut rng = SplitMix64::new(mix_seed(seed, index));
         for attempt in 1..=self.config.max_attempts.max(1) {
+            if self.out_of_time() {
+                return Err(GenerateError::TimeUp {
+                    attempts: attempt - 1,
+                });
+            }
             let (clues, solution) = self.random_minimal(&mut rng);
             if !self.in_range(clues.count()) {
                 continue;

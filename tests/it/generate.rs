@@ -190,6 +190,63 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn a_time_limit_stops_an_unreachable_hardness_goal_with_exit_1() {
+    // Before --time-limit, this goal ran silently forever.
+    let o = run(&[
+        "generate",
+        "-n",
+        "3",
+        "--min-guesses",
+        "100000",
+        "--time-limit",
+        "0.5",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("0 puzzles")
+            && err.contains("stopped at the time limit (0.5 s): 3 of 3 not made"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+    // A limit the run stays within changes nothing.
+    let quick = run(&["generate", "-n", "3", "--time-limit", "600"]);
+    let plain = run(&["generate", "-n", "3"]);
+    assert_eq!(quick.status.code(), Some(0));
+    assert_eq!(quick.stdout, plain.stdout);
+    for bad in ["0", "-1", "soon"] {
+        let o = run(&["generate", "--time-limit", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
+fn progress_shows_on_a_terminal_while_a_goal_is_out_of_reach() {
+    // `script` runs the command on a pseudo-terminal, where the progress line is drawn.
+    let command = format!(
+        "{} generate -n 2 --min-guesses 100000 --time-limit 1.5",
+        env!("CARGO_BIN_EXE_sudobench")
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script(1) runs");
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(shown.contains("generate: 0/2 puzzles"), "{shown}");
+    // Off a terminal there is no progress line.
+    let o = run(&[
+        "generate",
+        "-n",
+        "2",
+        "--min-guesses",
+        "100000",
+        "--time-limit",
+        "1.5",
+    ]);
+    assert!(!text(&o.stderr).contains("generate: 0/2"));
+}
+
+#[test]
 fn an_unreachable_clue_range_fails_with_exit_1_naming_the_puzzle() {
     let o = run(&[
         "generate",
