@@ -114,24 +114,26 @@ pub fn cnf(args: &CnfArgs) -> Result<bool> {
     let mut formula = Formula::new();
     let mut items = records(&args.puzzles);
     let Some(dir) = &args.out else {
-        let first = items.next();
-        if items.next().is_some() {
-            bail!("several puzzles: give --out DIR to write one file each");
-        }
-        return match first {
+        // The formula is written as soon as its puzzle is read (a puzzle typed on standard
+        // input is answered at once); only then is the input read on, to refuse a second one.
+        let ok = match items.next() {
             None => bail!("no puzzle given"),
             Some(Err(e)) => {
                 eprintln!("error: {e}");
-                Ok(false)
+                false
             }
             Some(Ok(record)) => {
                 let stdout = io::stdout();
                 let mut out = BufWriter::new(stdout.lock());
                 write_formula(&mut out, &mut formula, encoding, &record)?;
                 out.flush()?;
-                Ok(true)
+                true
             }
         };
+        if items.next().is_some() {
+            bail!("several puzzles: give --out DIR to write one file each (the first one's formula was written)");
+        }
+        return Ok(ok);
     };
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     clear_old_formulas(dir, args.force)?;

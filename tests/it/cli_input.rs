@@ -298,6 +298,45 @@ fn stdin_records_are_answered_as_they_arrive() {
     }
 }
 
+/// `verify`, `grade` and `cnf` answer a puzzle typed on standard input while the input is
+/// still open (they waited for its end before).
+#[test]
+fn verify_grade_and_cnf_answer_a_typed_puzzle_at_once() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    const PUZZLE: &str =
+        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+    let answered: [(&[&str], fn(&str) -> bool); 3] = [
+        (&["verify", "-"], |l| {
+            l.ends_with(",1,462831957795426183381795426173984265659312748248567319926178534834259671517643892")
+        }),
+        (&["grade", "-"], |l| l.starts_with("-:1 ")),
+        (&["cnf"], |l| l.starts_with("p cnf ")),
+    ];
+    for (args, is_answer) in answered {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut child = crate::common::spawn_in(root, args);
+        let mut stdin = child.stdin.take().expect("stdin pipe");
+        let stdout = child.stdout.take().expect("stdout pipe");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.expect("utf-8 output")).is_err() {
+                    return;
+                }
+            }
+        });
+        writeln!(stdin, "{PUZZLE}").expect("write a puzzle");
+        stdin.flush().expect("flush");
+        let found = std::iter::from_fn(|| rx.recv_timeout(Duration::from_secs(20)).ok())
+            .any(|line| is_answer(&line));
+        assert!(found, "{args:?}: no answer while the input is open");
+        drop(stdin);
+        child.wait().expect("exits");
+    }
+}
+
 /// `count --witness` prints the solutions behind a count: one for `1`, two different ones
 /// for `2+` (both valid), none for `0`; the same from every complete backend.
 #[test]
