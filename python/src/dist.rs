@@ -13,7 +13,7 @@ use sudobench::format::{Item, Reader, Record};
 use sudobench::generate::{ClueSymmetry, Config as GenConfig, Generator, Hardness};
 use sudobench::grade::{Grader, Summary};
 use sudobench::report::merge::{GradeSummaryRow, Merger};
-use sudobench::report::{json_line, json_lines, GradeRow, VerifyRow};
+use sudobench::report::{json_line, json_lines, CertifyRow, GradeRow, VerifyRow};
 use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
 use sudobench::solver::{Count, Limit, Options, Outcome};
 use sudobench::{Grid, Puzzle};
@@ -180,6 +180,25 @@ pub fn run_chunk(
             }
             let sums = GradeSummaryRow::new(source, &summary, symmetries).to_json();
             (out, err, sums)
+        }));
+    }
+    if command == "certify" {
+        let max_nodes = max_nodes.unwrap_or(sudobench::certify::DEFAULT_MAX_NODES);
+        return Ok(py.detach(move || {
+            let (mut out, mut err) = (String::new(), String::new());
+            let mut certifier = sudobench::certify::Certifier::new(max_nodes);
+            for item in &items {
+                match item {
+                    Ok(record) => {
+                        let c = certifier.certify(&record.puzzle);
+                        let reason = c.verdict.clone().err().unwrap_or_default();
+                        out.push_str(&json_line(&CertifyRow::new(record, &c, c.ok(), &reason)));
+                        out.push('\n');
+                    }
+                    Err(e) => err.push_str(&format!("error: {e}\n")),
+                }
+            }
+            (out, err, String::new())
         }));
     }
     if !matches!(command, "count" | "verify" | "bench") {

@@ -88,6 +88,32 @@ def test_verify_and_grade_equal_the_cli(client):
                               NOSOL)
 
 
+def test_certify_rows_equal_the_cli(client, tmp_path):
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text(
+        "800000000003600000070090200050007000000045700000100030001000068008500010090000400\n"
+        "bad line\n"
+        "11" + "." * 79 + "\n"
+        "..3456789456789123789123456..4365897365897214897214365531642978642978531978531642\n"
+    )
+    files = [str(mixed), NOSOL]
+    run = sd.certify(client, files, chunk_size=3)
+    assert run.ok
+    cpu = {"produce_us", "check_us"}
+
+    def rows(text):
+        return [{k: v for k, v in json.loads(line).items() if k not in cpu}
+                for line in text.splitlines()]
+
+    assert rows(run.output) == rows(cli("certify", "--format", "json", *files))
+    assert len(run.lines) == 3 + 1000
+    assert all(json.loads(line)["certified"] for line in run.lines)
+    assert "mixed.txt:2:" in run.errors
+    # A budget too small to finish: not certified, with the reason.
+    tight = sd.certify(client, [str(mixed)], max_nodes=1)
+    assert [json.loads(line)["count"] for line in tight.lines][0] == "unknown"
+
+
 def test_generate_equals_the_cli(client):
     run = sd.generate(client, count=45, seed=7, chunk_size=10)
     assert run.ok

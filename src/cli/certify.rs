@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use sudobench::certify::files::ProofDir;
 use sudobench::certify::{write_cnf, Certified, Certifier, Count, DEFAULT_MAX_NODES};
 use sudobench::format::{Item, Reader, Record};
-use sudobench::report::{csv_field, json_string};
+use sudobench::report::{json_line, CertifyRow};
 use sudobench::runner::pipeline::map_ordered;
 
 /// Output formats of `certify`.
@@ -226,37 +226,22 @@ fn resume_json(row: &str) -> Option<(String, u64, bool)> {
 
 /// The row of one puzzle.
 fn row(format: CertifyFormat, record: &Record, c: &Certified, ok: bool, reason: &str) -> String {
-    let count = c.count.map_or("unknown", Count::text);
-    let (p, k) = (c.produce.as_micros(), c.check.as_micros());
+    let row = CertifyRow::new(record, c, ok, reason);
     match format {
         CertifyFormat::Table => format!(
-            "{:<40} {:>7} {:>9} {:>10} {:>10} {:>10}  {reason}",
-            format!("{}:{}", record.source, record.line),
-            count,
+            "{:<40} {:>7} {:>9} {:>10} {:>10} {:>10}  {}",
+            format!("{}:{}", row.source, row.line),
+            row.count,
             if ok { "yes" } else { "no" },
-            c.bytes,
-            p,
-            k
+            row.bytes,
+            row.produce_us,
+            row.check_us,
+            row.reason
         )
         .trim_end()
         .to_string(),
-        CertifyFormat::Csv => format!(
-            "{},{},{count},{},{},{},{p},{k},{}",
-            csv_field(&record.source),
-            record.line,
-            if ok { "yes" } else { "no" },
-            c.bytes,
-            c.nodes,
-            csv_field(reason)
-        ),
-        CertifyFormat::Json => format!(
-            "{{\"source\":{},\"line\":{},\"count\":\"{count}\",\"certified\":{ok},\"bytes\":{},\"nodes\":{},\"produce_us\":{p},\"check_us\":{k},\"reason\":{}}}",
-            json_string(&record.source),
-            record.line,
-            c.bytes,
-            c.nodes,
-            json_string(reason)
-        ),
+        CertifyFormat::Csv => row.csv(),
+        CertifyFormat::Json => json_line(&row),
     }
 }
 
@@ -272,9 +257,7 @@ pub fn certify(args: &CertifyArgs) -> Result<bool> {
     };
     let mut out = Output::stdout();
     match args.format {
-        CertifyFormat::Csv => {
-            out.line("source,line,count,certified,bytes,nodes,produce_us,check_us,reason")
-        }
+        CertifyFormat::Csv => out.line(CertifyRow::CSV_HEADER),
         CertifyFormat::Table => out.line(&format!(
             "{:<40} {:>7} {:>9} {:>10} {:>10} {:>10}  reason",
             "puzzle", "count", "certified", "bytes", "produce_us", "check_us"

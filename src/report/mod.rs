@@ -23,7 +23,9 @@ pub mod peers;
 mod rows;
 mod svg;
 
-pub use rows::{json_line, AddError, BenchRow, Exact, Fixed, GradeRow, Problem, VerifyRow};
+pub use rows::{
+    json_line, AddError, BenchRow, CertifyRow, Exact, Fixed, GradeRow, Problem, VerifyRow,
+};
 pub use svg::svg;
 
 use crate::runner::{BackendReport, Config, SetReport};

@@ -413,6 +413,72 @@ impl GradeRow {
     }
 }
 
+/// The record of one puzzle of `certify` (CSV header and JSON keys in this order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CertifyRow {
+    /// The puzzle's file (`-` for standard input).
+    pub source: String,
+    /// Its line.
+    pub line: u64,
+    /// `0`, `1`, `2+`, or `unknown` when the search gave up.
+    pub count: &'static str,
+    /// Whether the count is certified (its certificate checked).
+    pub certified: bool,
+    /// The certificate's size: the proof, or the two solutions of a `2+`.
+    pub bytes: u64,
+    /// Search nodes.
+    pub nodes: u64,
+    /// CPU time of producing, microseconds.
+    pub produce_us: u128,
+    /// CPU time of checking, microseconds.
+    pub check_us: u128,
+    /// Why the puzzle is not certified (empty when it is).
+    pub reason: String,
+}
+
+impl CertifyRow {
+    /// The CSV header.
+    pub const CSV_HEADER: &'static str =
+        "source,line,count,certified,bytes,nodes,produce_us,check_us,reason";
+
+    /// The record of one certification; `ok` and `reason` say whether it stands (a
+    /// certificate that could not be kept makes it fail too).
+    pub fn new(
+        record: &crate::format::Record,
+        c: &crate::certify::Certified,
+        ok: bool,
+        reason: &str,
+    ) -> CertifyRow {
+        CertifyRow {
+            source: record.source.to_string(),
+            line: record.line,
+            count: c.count.map_or("unknown", crate::certify::Count::text),
+            certified: ok,
+            bytes: c.bytes as u64,
+            nodes: c.nodes,
+            produce_us: c.produce.as_micros(),
+            check_us: c.check.as_micros(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// The CSV row (no line break).
+    pub fn csv(&self) -> String {
+        format!(
+            "{},{},{},{},{},{},{},{},{}",
+            super::csv_field(&self.source),
+            self.line,
+            self.count,
+            if self.certified { "yes" } else { "no" },
+            self.bytes,
+            self.nodes,
+            self.produce_us,
+            self.check_us,
+            super::csv_field(&self.reason)
+        )
+    }
+}
+
 /// A typed record as one JSON line (no line break).
 pub fn json_line<T: Serialize>(row: &T) -> String {
     serde_json::to_string(row).unwrap_or_default()

@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from . import _native
 
-__all__ = ["Run", "Failed", "count", "verify", "bench", "grade", "generate"]
+__all__ = ["Run", "Failed", "count", "verify", "bench", "grade", "generate", "certify"]
 
 #: Records per chunk by default: big enough that scheduling costs little next to solving.
 CHUNK = 2000
@@ -273,6 +273,28 @@ def grade(
         errors="".join(_join(results, 1)),
         failed=failed,
         sums=_native.merge(_join(results, 2)),
+    )
+
+
+def certify(
+    client: Any,
+    files: Sequence[str] | str,
+    *,
+    max_nodes: int | None = None,
+    chunk_size: int = 500,
+    retries: int = 2,
+    progress: bool = False,
+) -> Run:
+    """``sudobench certify --format json`` on the cluster: one row per puzzle (its count, and
+    whether the worker's independent checker accepted its certificate), in input order; the
+    rows' times are each worker's CPU time. ``max_nodes``: the search budget per puzzle (the
+    CLI's default when ``None``)."""
+    results, failed = _records_run(
+        client, "certify", files, backends=[], chunk_size=chunk_size, retries=retries,
+        progress=progress, max_nodes=max_nodes,
+    )
+    return Run(
+        output="".join(_join(results, 0)), errors="".join(_join(results, 1)), failed=failed
     )
 
 
