@@ -12,7 +12,9 @@ the output the CLI writes for the whole input, for any number of workers:
   summed times and puzzles, problems kept with file and line);
 - :func:`grade`: ``sudobench grade --format json``'s lines, and with ``summary`` the per-file
   records of ``grade --summary --format json``;
-- :func:`generate`: ``sudobench generate``'s puzzles, the same for the same seed.
+- :func:`generate`: ``sudobench generate``'s puzzles, the same for the same seed;
+- :func:`certify`: ``sudobench certify --format json``'s rows, each certificate produced and
+  checked on a worker.
 
 A failed task is retried by Dask (``retries``); a chunk that still fails is reported in
 :attr:`Run.failed` with its records (source and lines), never dropped silently, and makes
