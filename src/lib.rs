@@ -100,6 +100,7 @@
 //! modules' own public items (tables, helper functions) are for study and may change.
 
 pub mod backends;
+mod bitboard;
 pub mod certify;
 pub mod exact_cover;
 pub mod format;

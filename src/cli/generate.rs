@@ -68,23 +68,10 @@ pub struct GenerateArgs {
     /// Order n of the puzzles (2 to 8: 4x4 to 64x64). Any order but 3 uses the order-n
     /// generator (the `wide` search; --count, --seed, --threads, --no-solution, --several).
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8))]
-    pub order: Option<u8>,
+    order: Option<u8>,
     /// With --order: puzzles with two or more solutions (a minimal puzzle less one clue).
     #[arg(long, requires = "order", conflicts_with = "no_solution")]
-    pub several: bool,
-}
-
-impl GenerateArgs {
-    /// Puzzles to make, the seed, the threads, and whether they have no solution: what the
-    /// order-n generator takes.
-    pub fn order_plan(&self) -> (u64, u64, usize, bool) {
-        (
-            self.count,
-            self.seed,
-            self.threads as usize,
-            self.no_solution,
-        )
-    }
+    several: bool,
 }
 
 fn parse_symmetry(s: &str) -> Result<ClueSymmetry, String> {
@@ -181,7 +168,14 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
             args.time_limit.is_none(),
             "--time-limit works on 9x9 puzzles only (not with --order {order})"
         );
-        return super::generate_order::generate(args, order);
+        let plan = super::generate_order::OrderPlan {
+            count: args.count,
+            seed: args.seed,
+            threads: args.threads as usize,
+            no_solution: args.no_solution,
+            several: args.several,
+        };
+        return super::generate_order::generate(&plan, order);
     }
     let config = args.config();
     // Build one generator now: a bad configuration is a usage error before any output.

@@ -1,19 +1,32 @@
 //! `sudobench generate --order N`: random minimal puzzles of any order (and the sets with
 //! several solutions or none), one per line in the order's line form.
 
-use super::generate::GenerateArgs;
 use super::output::Output;
 use anyhow::Result;
 use std::time::Instant;
-use sudobench::order::generate::{minimal, no_solution, puzzle_seed, several};
+use sudobench::generate::order::{minimal, no_solution, puzzle_seed, several};
 use sudobench::order::{Order, OrderGrid};
 use sudobench::runner::pipeline::map_ordered;
 use sudobench::solver::wide::Wide;
 
+/// What the order-n generator is asked for (the flags of `generate` it takes).
+pub struct OrderPlan {
+    /// Puzzles to make.
+    pub count: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Clue sets without a solution.
+    pub no_solution: bool,
+    /// Puzzles with two or more solutions.
+    pub several: bool,
+}
+
 /// `sudobench generate --order N`.
-pub fn generate(args: &GenerateArgs, n: u8) -> Result<bool> {
+pub fn generate(plan: &OrderPlan, n: u8) -> Result<bool> {
     let order = Order::new(n as usize)?;
-    let (count, seed, threads, none) = args.order_plan();
+    let (count, seed, threads, none) = (plan.count, plan.seed, plan.threads, plan.no_solution);
     let started = Instant::now();
     let mut out = Output::stdout();
     let (mut made, mut failed, mut clues) = (0u64, 0u64, 0usize);
@@ -26,7 +39,7 @@ pub fn generate(args: &GenerateArgs, n: u8) -> Result<bool> {
             let s = puzzle_seed(seed, index);
             let made = if none {
                 no_solution(order, s, wide)
-            } else if args.several {
+            } else if plan.several {
                 several(order, s, wide)
             } else {
                 minimal(order, s, wide)

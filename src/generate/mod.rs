@@ -24,6 +24,7 @@
 //!    12 µs, `dlx-array` 26 µs and `basic` 135 µs, against some 100 µs for the generation.
 
 mod climb;
+pub mod order;
 pub mod pattern;
 mod reduce;
 mod search;
@@ -307,7 +308,7 @@ impl Generator {
         // grid only keep this total should that ever fail.
         let cells = (0..100)
             .find_map(|_| {
-                let mut board = crate::solver::bitmask::board::Board::empty();
+                let mut board = crate::bitboard::Board::empty();
                 for corner in [0, 30, 60] {
                     let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
                     rng.shuffle(&mut digits);

@@ -14,8 +14,8 @@
 //! of its cells is, and otherwise the smaller puzzle's solutions are counted up to two.
 
 use super::search::Searcher;
+use crate::bitboard::Board;
 use crate::grid::{Cells, PEER_CELLS, UNITS_OF, UNIT_CELLS};
-use crate::solver::bitmask::board::Board;
 
 /// How many positions of the removal order share one stored board of untested clues: the
 /// others place the few clues in between on it. Fewer stored boards cost fewer propagations

@@ -6,7 +6,7 @@
 //! trait instead costs a validated `Grid` per solution and a board built from 81 candidate
 //! masks per call, which is most of the time of a one-guess check.
 
-use crate::solver::bitmask::board::Board;
+use crate::bitboard::Board;
 use crate::util::{Popcnt, SplitMix64};
 
 /// Searches over a [`Board`].

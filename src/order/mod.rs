@@ -3,17 +3,16 @@
 //!
 //! This module holds what every order-n piece shares: the [`Order`], its geometry tables
 //! ([`Geometry`], computed once per order and shared), and the clue grid [`OrderGrid`].
-//! The 9×9 fast paths keep their own fixed-size types ([`crate::Grid`]); an order-3
+//! The 9×9 fast paths keep their own fixed-size types ([`crate::grid::Grid`]); an order-3
 //! [`OrderGrid`] converts to and from one.
 //!
 //! - [`format`](mod@format): reading and writing grids of any order (character lines, numbers, blocks);
 //! - [`check`]: whether a full grid is a solution of a clue grid (used by tests and tools);
-//! - [`wide`](crate::solver::wide): the fast backend for large grids.
+//! - the `wide` backend (in `solver`) solves them, and `generate::order` makes them.
 
 pub mod check;
 pub mod format;
 pub mod found;
-pub mod generate;
 pub mod reader;
 
 use std::fmt;
@@ -248,17 +247,17 @@ impl OrderGrid {
     }
 
     /// The 9×9 grid as an order-3 grid.
-    pub fn from_grid(grid: &crate::Grid) -> OrderGrid {
+    pub fn from_grid(grid: &crate::grid::Grid) -> OrderGrid {
         OrderGrid {
             order: Order(3),
             cells: grid.cells().to_vec(),
         }
     }
 
-    /// The order-3 grid as the fixed-size 9×9 [`crate::Grid`]; `None` for other orders.
-    pub fn to_grid(&self) -> Option<crate::Grid> {
+    /// The order-3 grid as the fixed-size 9×9 [`crate::grid::Grid`]; `None` for other orders.
+    pub fn to_grid(&self) -> Option<crate::grid::Grid> {
         let cells: [u8; 81] = self.cells.as_slice().try_into().ok()?;
-        crate::Grid::from_cells(cells).ok()
+        crate::grid::Grid::from_cells(cells).ok()
     }
 
     /// The order.

@@ -3,8 +3,8 @@
 
 use crate::common::run;
 use std::io::Write;
+use sudobench::generate::order::{minimal, no_solution, several};
 use sudobench::order::check::check;
-use sudobench::order::generate::{minimal, no_solution, several};
 use sudobench::order::reader::{Entry, OrderReader};
 use sudobench::order::{Order, OrderGrid};
 use sudobench::solver::wide::{Rules, Wide};

@@ -14,21 +14,20 @@
 //!
 //! The design follows the ideas of JCZSolve and tdoku (representation first: per-digit band
 //! words, band-local inference by table lookup, a solved-cells word) in code of its own; the
-//! `board` module has the propagation, `board::triads` the triad rule and the branching
-//! choice, `tables` the lookup tables, and [`singles_fixpoint`] the singles-only logic exposed
-//! for study.
+//! shared `bitboard` module has the board and its propagation (the generator searches on it
+//! too), `bitboard::triads` the triad rule and the branching choice, `bitboard::tables` the
+//! lookup tables; this module has the search, and [`singles_fixpoint`] the singles-only logic
+//! exposed for study.
 
-pub(crate) mod board;
 mod singles;
-mod tables;
 
 pub use singles::{singles_fixpoint, SinglesFixpoint};
 
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver, Stats};
+use crate::bitboard::{Avx2, Baseline, Board, Choice, Isa, OPEN_POSITION};
 use crate::grid::{Grid, Puzzle};
 use crate::util::Popcnt;
-use board::{Avx2, Baseline, Board, Choice, Isa, OPEN_POSITION};
 
 /// The bit-board solver. Holds no per-puzzle buffers: the whole search state lives on the
 /// stack (at most 54 levels of 236 bytes).

@@ -2,7 +2,7 @@
 //!
 //! Exposed because it is the yardstick of "how far does the simplest logic get": many
 //! published puzzles are rated by whether singles alone solve them. It works on plain
-//! per-cell masks for clarity; the solver itself uses the band words of [`super::board`].
+//! per-cell masks for clarity; the solver itself uses the band words of [`crate::bitboard`].
 
 use crate::grid::{Candidates, CELLS, PEERS, UNITS};
 

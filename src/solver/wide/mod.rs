@@ -108,15 +108,15 @@ impl crate::solver::Solver for Wide {
     /// built for larger orders; this lets `bench` compare it on 9×9 too).
     fn solve(
         &mut self,
-        puzzle: &crate::Puzzle,
+        puzzle: &crate::grid::Puzzle,
         limit: crate::solver::Limit,
     ) -> crate::solver::Outcome {
         use crate::solver::{Outcome, Stats};
         let found = match puzzle {
-            crate::Puzzle::Grid(grid) => {
+            crate::grid::Puzzle::Grid(grid) => {
                 Wide::solve(self, &OrderGrid::from_grid(grid), limit.get())
             }
-            crate::Puzzle::Candidates(c) => {
+            crate::grid::Puzzle::Candidates(c) => {
                 let masks: Vec<u64> = c.masks().iter().map(|&m| u64::from(m)).collect();
                 self.engine(Order::ALL[1])
                     .solve_masks(&masks, limit.get().max(1))

@@ -9,8 +9,8 @@
 //! would fail (two equal clues in one row or box; equal clues in one column of two bands are
 //! left, as there, to the propagation).
 
+use super::tables::BAND;
 use super::{pad, Board, Contradiction, Step, STALE};
-use crate::solver::bitmask::tables::BAND;
 
 /// The cells of each box of a band (box `k` holds columns `3k..3k+3` of its three rows).
 const BOX: [u32; 3] = [0x1c0e07, 0x1c0e07 << 3, 0x1c0e07 << 6];

@@ -14,7 +14,7 @@
 //! bitmask from 163 guesses per puzzle to 127 with tdoku's choice of where to branch, and to
 //! 114 with the choice of [`Board::choose_band`].
 
-use super::super::tables::{fold_cols, spread_cols, EXPAND};
+use super::tables::{fold_cols, spread_cols, EXPAND};
 use super::{Board, Contradiction, Step};
 
 /// The lowest cell of each of a band's nine minirows.
@@ -364,7 +364,7 @@ mod tests {
         for w in (0..1u32 << 27).step_by(9973) {
             assert_eq!(
                 compress_minirows(triads_of(w)) as usize,
-                super::super::super::tables::minirows(w)
+                super::super::tables::minirows(w)
             );
         }
     }

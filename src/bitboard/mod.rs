@@ -1,6 +1,8 @@
-//! The search state of the `bitmask` backend and its propagation to a fixpoint.
+//! The 9×9 bitboard: the search state of the `bitmask` backend and of the puzzle generator,
+//! and its propagation to a fixpoint. It is shared so that the generator searches with the
+//! backend's board rather than reaching into the backend.
 //!
-//! Per digit, the 81 cells are three band words (27 bits each, see [`super::tables`]): word
+//! Per digit, the 81 cells are three band words (27 bits each, see [`tables`]): word
 //! `3·d + b` holds the cells of band `b` where digit `d + 1` is still possible, including the
 //! cell where it has been placed. A separate word per band holds the cells not yet solved.
 //! The whole state is 59 words (236 bytes, with the `seen` copy of every word), so the search
@@ -23,14 +25,15 @@
 //! fixpoint, so these variants make the same search.
 
 mod clues;
+pub(crate) mod tables;
 mod triads;
 
 pub(crate) use triads::{Choice, OPEN_POSITION};
 
-use super::tables::{
+use crate::util::Popcnt;
+use tables::{
     fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH,
 };
-use crate::util::Popcnt;
 
 /// The state of one search node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 //! removed) and clue sets without a solution (a minimal puzzle with one clue changed to a
 //! value no peer holds, kept only if that leaves no solution).
 
-use super::{Order, OrderGrid};
+use crate::order::{Order, OrderGrid};
 use crate::solver::wide::Wide;
 
 /// What can stop the generator.
