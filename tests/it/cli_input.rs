@@ -307,7 +307,8 @@ fn verify_grade_and_cnf_answer_a_typed_puzzle_at_once() {
     use std::time::Duration;
     const PUZZLE: &str =
         "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
-    let answered: [(&[&str], fn(&str) -> bool); 3] = [
+    type IsAnswer = fn(&str) -> bool;
+    let answered: [(&[&str], IsAnswer); 3] = [
         (&["verify", "-"], |l| {
             l.ends_with(",1,462831957795426183381795426173984265659312748248567319926178534834259671517643892")
         }),
