@@ -2,6 +2,7 @@
 
 use super::ParseErrorKind;
 use crate::grid::{Candidates, Grid, GridError, Puzzle, CELLS};
+use std::borrow::Cow;
 
 /// What a data line turned out to be.
 #[allow(clippy::large_enum_variant)] // returned by value once per line; boxing would allocate
@@ -134,16 +135,17 @@ const SOLUTION_NAMES: [&str; 2] = ["solution", "answer"];
 /// malformed first row, `foo,bar`) is a record, with an error if it is one, so that no row is
 /// ever swallowed as a header.
 fn looks_like_header(line: &str) -> bool {
-    let mut fields = line.split(',').map(|f| unquote(f).to_lowercase());
+    let fields = csv_fields(line);
     let named = |f: &str| {
+        let f = f.to_lowercase();
         PUZZLE_NAMES
             .iter()
             .chain(&SOLUTION_NAMES)
             .any(|k| f.contains(k))
     };
-    line.contains(',')
-        && line.split(',').all(|f| parse_puzzle(unquote(f)).is_err())
-        && fields.any(|f| named(&f))
+    fields.len() > 1
+        && fields.iter().all(|f| parse_puzzle(f).is_err())
+        && fields.iter().any(|f| named(f))
 }
 
 fn unquote(field: &str) -> &str {
@@ -153,10 +155,31 @@ fn unquote(field: &str) -> &str {
         .unwrap_or(f)
 }
 
+/// The fields of a CSV line. A line without quotes is split on commas (the fast path every
+/// bundled set takes); one with quotes is read by the `csv` crate, so a quoted field may hold
+/// commas and doubled quotes (RFC 4180).
+fn csv_fields(line: &str) -> Vec<Cow<'_, str>> {
+    if !line.contains('"') {
+        return line.split(',').map(|f| Cow::Borrowed(f.trim())).collect();
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(line.as_bytes());
+    match reader.records().next() {
+        Some(Ok(record)) => record
+            .iter()
+            .map(|f| Cow::Owned(f.trim().to_string()))
+            .collect(),
+        // An unterminated quote and the like: the plain split, whose fields then fail to read.
+        _ => line.split(',').map(|f| Cow::Borrowed(unquote(f))).collect(),
+    }
+}
+
 /// Reads a CSV header: the puzzle column is the one whose name mentions a puzzle or quiz
 /// (else the first), the solution column the one mentioning a solution or answer.
 fn header_layout(line: &str) -> CsvLayout {
-    let names: Vec<String> = line.split(',').map(|f| unquote(f).to_lowercase()).collect();
+    let names: Vec<String> = csv_fields(line).iter().map(|f| f.to_lowercase()).collect();
     let find = |keys: &[&str]| {
         names
             .iter()
@@ -207,23 +230,23 @@ pub(super) fn parse_line(
 }
 
 fn parse_csv_row(line: &str, layout: &CsvLayout) -> Result<Parsed, ParseErrorKind> {
-    let fields: Vec<&str> = line.split(',').map(unquote).collect();
+    let fields = csv_fields(line);
     if fields.len() != layout.columns {
         return Err(ParseErrorKind::Fields {
             expected: layout.columns,
             found: fields.len(),
         });
     }
-    let puzzle = parse_puzzle(fields[layout.puzzle])?;
+    let puzzle = parse_puzzle(&fields[layout.puzzle])?;
     let expected = match layout.solution {
-        Some(s) => Some(parse_solution(fields[s])?),
+        Some(s) => Some(parse_solution(&fields[s])?),
         None => None,
     };
     let meta = fields
         .iter()
         .enumerate()
         .filter(|&(i, _)| i != layout.puzzle && Some(i) != layout.solution)
-        .map(|(_, f)| *f)
+        .map(|(_, f)| f.as_ref())
         .collect::<Vec<_>>()
         .join(",");
     Ok(Parsed::Puzzle {
@@ -368,6 +391,32 @@ mod tests {
         let dots = all.replace('5', ".");
         assert_eq!(parse_puzzle(&zeros), parse_puzzle(&dots));
         assert!(parse_puzzle(&zeros).is_ok());
+    }
+
+    #[test]
+    fn quoted_fields_may_hold_commas_and_quotes() {
+        let header = r#"id,"note, free text",quizzes,"solutions""#;
+        assert!(looks_like_header(header));
+        let layout = header_layout(header);
+        assert_eq!((layout.columns, layout.puzzle, layout.solution), (4, 2, Some(3)));
+        let p = "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+        let s = "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+        let row = format!(r#"7,"a, ""quoted"" note",{p},"{s}""#);
+        match parse_csv_row(&row, &layout) {
+            Ok(Parsed::Puzzle {
+                puzzle,
+                expected,
+                meta,
+            }) => {
+                assert_eq!(puzzle.to_string().replace('.', "0"), p);
+                assert_eq!(expected.map(|g| g.to_string()), Some(s.to_string()));
+                assert_eq!(meta, r#"7,a, "quoted" note"#);
+            }
+            Ok(Parsed::Header(_)) => panic!("a row read as a header"),
+            Err(e) => panic!("{e:?}"),
+        }
+        // Split on every comma, the quoted note would make five fields.
+        assert!(parse_csv_row(&row.replace("\"a, ", "a, \""), &layout).is_err());
     }
 
     #[test]
