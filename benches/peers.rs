@@ -17,7 +17,7 @@ use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criteri
 use sudobench::format::Reader;
 use sudobench::grid::{Grid, Puzzle};
 use sudobench::solver::bitmask::Bitmask;
-use sudobench::solver::{Count, Limit, Options, Solver};
+use sudobench::solver::{Limit, Options, Solver};
 
 /// Data sets and how many puzzles of each are timed (the first ones of the file).
 const SETS: &[(&str, &str, usize)] = &[
@@ -63,9 +63,10 @@ fn peers(c: &mut Criterion) {
                 b.iter(|| {
                     let mut n = 0u32;
                     for g in grids {
-                        if let Count::Exactly(k) = solver
+                        if let Some(k) = solver
                             .solve(&(*black_box(g)).into(), Limit::new(limit).expect("nonzero"))
                             .count()
+                            .found()
                         {
                             n += k;
                         }

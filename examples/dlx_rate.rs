@@ -88,7 +88,7 @@ fn main() -> anyhow::Result<()> {
                     let o = s.solve(p, Limit::TWO);
                     st.accumulate(o.stats());
                     match o.count() {
-                        Count::Exactly(n) => c[n.min(2) as usize] += 1,
+                        Count::Exactly(n) | Count::AtLeast(n) => c[n.min(2) as usize] += 1,
                         Count::Unknown => c[3] += 1,
                     }
                 }

@@ -21,7 +21,7 @@ use std::ffi::{c_char, CString};
 use sudobench::format::Reader;
 use sudobench::grid::{Grid, Puzzle};
 use sudobench::solver::bitmask::Bitmask;
-use sudobench::solver::{Count, Limit, Options, Solver};
+use sudobench::solver::{Limit, Options, Solver};
 
 /// Puzzles per alternation slice.
 const CHUNK: usize = 50;
@@ -62,7 +62,7 @@ fn run_bitmask(solver: &mut Bitmask, puzzles: &[Puzzle], limit: Limit) -> (u64, 
     let (mut count, mut guesses) = (0u64, 0u64);
     for p in puzzles {
         let o = solver.solve(p, limit);
-        if let Count::Exactly(n) = o.count() {
+        if let Some(n) = o.count().found() {
             count += u64::from(n);
         }
         guesses += o.stats().guesses.unwrap_or(0);

@@ -16,7 +16,7 @@
 use sudobench::format::Reader;
 use sudobench::grid::{Grid, Puzzle};
 use sudobench::solver::bitmask::Bitmask;
-use sudobench::solver::{Count, Limit, Options, Solver};
+use sudobench::solver::{Limit, Options, Solver};
 
 /// Puzzles per alternation slice.
 const CHUNK: usize = 50;
@@ -51,9 +51,10 @@ fn time_bitmask(solver: &mut Bitmask, puzzles: &[Grid], limit: u32) -> (f64, u64
     let start = cpu_now();
     let mut check = 0u64;
     for p in puzzles {
-        if let Count::Exactly(n) = solver
+        if let Some(n) = solver
             .solve(&(*p).into(), Limit::new(limit).expect("nonzero"))
             .count()
+            .found()
         {
             check += n as u64;
         }

@@ -85,20 +85,6 @@ pub enum Problem {
         /// Why it is rejected.
         error: VerifyError,
     },
-    /// It returned a second solution with a count below two.
-    #[error("counted {count} but returned a second solution")]
-    SecondBesideCount {
-        /// The count claimed.
-        count: u32,
-    },
-    /// It counted more solutions than it was asked to look for.
-    #[error("counted {count}, above the limit {limit}")]
-    AboveLimit {
-        /// The count claimed.
-        count: u32,
-        /// The limit of the run.
-        limit: Limit,
-    },
     /// It claimed no solution, but a verified solution exists.
     #[error("claimed no solution, but {evidence} is a verified solution")]
     NoneRefuted {
@@ -228,7 +214,7 @@ pub struct Party<'a> {
 }
 
 /// Judges one answer on its own (rule 1): what is wrong with it, if anything.
-pub fn check_answer(puzzle: &Puzzle, limit: Limit, answer: &Outcome) -> Option<Problem> {
+pub fn check_answer(puzzle: &Puzzle, answer: &Outcome) -> Option<Problem> {
     if let Some(solution) = answer.solution() {
         if let Err(error) = verify::check_puzzle(puzzle, solution) {
             return Some(Problem::InvalidSolution {
@@ -245,13 +231,9 @@ pub fn check_answer(puzzle: &Puzzle, limit: Limit, answer: &Outcome) -> Option<P
             }
         }
     }
-    match answer.count() {
-        Count::Exactly(n) if n > limit.get() => Some(Problem::AboveLimit { count: n, limit }),
-        Count::Exactly(n) if n < 2 && answer.second().is_some() => {
-            Some(Problem::SecondBesideCount { count: n })
-        }
-        _ => None,
-    }
+    // A count above the limit, or a second solution beside a count of one, cannot be built
+    // (`Outcome`'s constructors refuse them).
+    None
 }
 
 /// Up to two different verified solutions.
@@ -286,7 +268,7 @@ impl Evidence {
 /// least the limit.
 fn claim(count: Count, limit: Limit) -> Option<u32> {
     match count {
-        Count::Exactly(n) => Some(n.min(limit.get())),
+        Count::Exactly(n) | Count::AtLeast(n) => Some(n.min(limit.get())),
         Count::Unknown => None,
     }
 }
@@ -312,7 +294,7 @@ pub fn judge(
     // Rule 1, and the evidence the surviving answers carry.
     for (b, party) in parties.iter().enumerate() {
         let Some(answer) = party.answer else { continue };
-        if let Some(problem) = check_answer(puzzle, limit, answer) {
+        if let Some(problem) = check_answer(puzzle, answer) {
             verdict.faults.push(Fault {
                 party: b,
                 name: party.name.to_string(),
@@ -387,7 +369,7 @@ pub fn judge(
         return verdict;
     };
     referee_name.clone_from(&name);
-    let mut settled = check_answer(puzzle, limit, &ruling).is_none();
+    let mut settled = check_answer(puzzle, &ruling).is_none();
     if settled {
         for grid in ruling.solution().into_iter().chain(ruling.second()) {
             evidence.add(grid, REFEREE);
@@ -413,9 +395,9 @@ pub fn judge(
                     party: b,
                     name: parties[b].name.to_string(),
                     problem: Problem::Overruled {
-                        claim: Count::Exactly(c).display(limit),
+                        claim: Count::of(c, limit).display(),
                         referee: name.clone(),
-                        ruling: Count::Exactly(ruled).display(limit),
+                        ruling: Count::of(ruled, limit).display(),
                     },
                 });
             }
@@ -423,7 +405,7 @@ pub fn judge(
     }
     verdict.ruling = Some(Ruling {
         referee: name,
-        answer: ruling.text(limit),
+        answer: ruling.text(),
         settled,
         disputed,
     });
@@ -484,7 +466,6 @@ mod tests {
     use super::*;
     use crate::solver::Stats;
     use crate::test_puzzles::{EASY as PUZZLE, EASY_SOLUTION as SOLUTION, OPEN, OPEN_A, OPEN_B};
-    use std::num::NonZeroU32;
 
     fn g(s: &str) -> Grid {
         s.parse().expect("test grid")
@@ -495,12 +476,14 @@ mod tests {
     }
 
     fn found(n: u32, first: &str, second: Option<&str>) -> Outcome {
-        Outcome::Found {
-            count: NonZeroU32::new(n).expect("n > 0"),
-            first: g(first),
-            second: second.map(g),
-            stats: Stats::default(),
-        }
+        Outcome::claimed(
+            n,
+            Limit::TWO,
+            Some(g(first)),
+            second.map(g),
+            Stats::default(),
+        )
+        .expect("a possible answer")
     }
 
     fn none() -> Outcome {
@@ -538,31 +521,18 @@ mod tests {
     #[test]
     fn each_answer_alone() {
         let puzzle = p(PUZZLE);
-        assert_eq!(
-            check_answer(&puzzle, Limit::TWO, &found(1, SOLUTION, None)),
-            None
-        );
+        assert_eq!(check_answer(&puzzle, &found(1, SOLUTION, None)), None);
         let mut wrong = g(SOLUTION);
         wrong.set(0, 1);
-        let bad = Outcome::unique(wrong, Stats::default());
+        let bad = Outcome::one(wrong, Limit::TWO, Stats::default());
         assert!(matches!(
-            check_answer(&puzzle, Limit::TWO, &bad),
+            check_answer(&puzzle, &bad),
             Some(Problem::InvalidSolution { .. })
         ));
+        // A second solution that is not one of the puzzle's is caught.
         assert!(matches!(
-            check_answer(&puzzle, Limit::ONE, &found(2, SOLUTION, None)),
-            Some(Problem::AboveLimit { count: 2, .. })
-        ));
-        assert!(matches!(
-            check_answer(&puzzle, Limit::TWO, &found(2, SOLUTION, Some(SOLUTION))),
-            Some(Problem::InvalidSecond {
-                error: VerifyError::SameSolution,
-                ..
-            })
-        ));
-        assert!(matches!(
-            check_answer(&p(OPEN), Limit::TWO, &found(1, OPEN_A, Some(OPEN_B))),
-            Some(Problem::SecondBesideCount { count: 1 })
+            check_answer(&p(OPEN), &found(2, OPEN_A, Some(SOLUTION))),
+            Some(Problem::InvalidSecond { .. })
         ));
     }
 

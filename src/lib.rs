@@ -66,7 +66,7 @@
 //!         }
 //!         // The count, the first solution and, for two, the second as the witness.
 //!         let (first, second) = (found.first().copied(), found.get(1).copied());
-//!         Outcome::searched(found.len() as u32, false, first, second, stats)
+//!         Outcome::searched(found.len() as u32, limit, false, first, second, stats)
 //!     }
 //! }
 //!

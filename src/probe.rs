@@ -32,10 +32,10 @@ impl Probe {
 pub fn probe(solver: &mut dyn Solver, puzzle: &Puzzle, limit: u32) -> Probe {
     let limit = Limit::new(limit).unwrap_or(Limit::ONE);
     let outcome = solver.solve(puzzle, limit);
-    let trusted = crate::judge::check_answer(puzzle, limit, &outcome).is_none();
+    let trusted = crate::judge::check_answer(puzzle, &outcome).is_none();
     Probe {
         count: match outcome.count() {
-            Count::Exactly(n) if trusted => Some(n),
+            Count::Exactly(n) | Count::AtLeast(n) if trusted => Some(n),
             _ => None,
         },
         solution: outcome.solution().copied().filter(|_| trusted),

@@ -123,11 +123,11 @@ impl Backend {
                 chunk.iter().zip(&batch.outcomes).zip(slots).enumerate()
             {
                 // The same typed check every sudobench command applies to an answer.
-                if let Some(problem) = judge::check_answer(puzzle, limit, outcome) {
+                if let Some(problem) = judge::check_answer(puzzle, outcome) {
                     return Err((start + i, format!("backend {name} {problem}")));
                 }
                 let count = match outcome.count() {
-                    Count::Exactly(n) => Some(n.min(limit.get())),
+                    Count::Exactly(n) | Count::AtLeast(n) => Some(n.min(limit.get())),
                     Count::Unknown => {
                         if let Some(fault) = &batch.fault {
                             return Err((start + i, format!("backend {name} failed: {fault}")));

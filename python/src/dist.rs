@@ -84,7 +84,6 @@ fn items(source: &str, chunk: Vec<ItemTuple>) -> PyResult<Vec<Result<Record, Str
 /// sums to add up (grade's per-file summary).
 struct Lines {
     command: String,
-    limit: Limit,
     out: String,
     err: String,
     fault: Option<String>,
@@ -100,7 +99,7 @@ impl Observer for Lines {
                     (Some(m), _) => format!("error: {place}: {}", m.problems.join("; ")),
                     (None, Some(o)) => match (o.count(), &self.fault) {
                         (Count::Unknown, Some(why)) => format!("error: {place}: {why}"),
-                        (count, _) => count.display(self.limit),
+                        (count, _) => count.display(),
                     },
                     (None, None) => format!("error: {place}: no answer"),
                 };
@@ -119,7 +118,7 @@ impl Observer for Lines {
                     source: record.source.to_string(),
                     line: record.line,
                     puzzle: record.puzzle.to_string(),
-                    count: count.display(Limit::TWO),
+                    count: count.display(),
                     solution: solution.map(|s| s.to_string()),
                     mismatch: m.map(|m| m.problems.join("; ")),
                 };
@@ -226,7 +225,6 @@ pub fn run_chunk(
     py.detach(move || {
         let mut lines = Lines {
             command: command.to_string(),
-            limit,
             out: String::new(),
             err: String::new(),
             fault: None,

@@ -119,7 +119,7 @@ impl Pending {
         self.left = self.left.saturating_sub(1);
         match count {
             Some(Count::Exactly(1)) => self.redundant.push(cell),
-            Some(Count::Exactly(n)) if n >= 2 => {}
+            Some(Count::Exactly(n) | Count::AtLeast(n)) if n >= 2 => {}
             // No solution for a smaller puzzle of a unique one cannot be: undecided too.
             _ => self.undecided.push(cell),
         }

@@ -140,14 +140,17 @@ impl Lines {
         }
         match self.mode {
             Mode::Solve { first } => match (outcome.count(), outcome.solution()) {
-                (Count::Exactly(1), Some(s)) => (s.to_string(), true),
+                // At least one: `--first` asked for one solution.
+                (Count::Exactly(1) | Count::AtLeast(1), Some(s)) => (s.to_string(), true),
                 (Count::Exactly(0), _) => ("no solution".to_string(), false),
-                (Count::Exactly(_), _) => ("multiple solutions".to_string(), false),
+                (Count::Exactly(_) | Count::AtLeast(_), _) => {
+                    ("multiple solutions".to_string(), false)
+                }
                 (Count::Unknown, Some(s)) if first => (s.to_string(), true),
                 (Count::Unknown, _) => ("unknown".to_string(), false),
             },
             Mode::Count { witness } => {
-                let mut line = outcome.count().display(self.limit);
+                let mut line = outcome.count().display();
                 if witness {
                     for s in outcome.solution().into_iter().chain(outcome.second()) {
                         line.push(' ');

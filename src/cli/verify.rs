@@ -138,12 +138,12 @@ impl Observer for VerifyObserver {
         match count {
             Some(Count::Exactly(0)) => self.none += 1,
             Some(Count::Exactly(1)) => self.unique += 1,
-            Some(Count::Exactly(_)) => self.multiple += 1,
+            Some(Count::Exactly(_) | Count::AtLeast(_)) => self.multiple += 1,
             Some(Count::Unknown) | None => self.unknown += 1,
         }
         // What the judge accepts, or `mismatch` when no answer stands.
         let count = match count {
-            Some(c) => c.display(Limit::TWO),
+            Some(c) => c.display(),
             None => "mismatch".to_string(),
         };
         let puzzle = record.puzzle.to_string();
@@ -220,7 +220,7 @@ fn accepted<'a>(
         .and_then(|r| match r.answer.split(' ').next() {
             Some("0") => Some(Count::Exactly(0)),
             Some("1") => Some(Count::Exactly(1)),
-            Some("2+") => Some(Count::Exactly(2)),
+            Some("2+") => Some(Count::AtLeast(2)),
             _ => None,
         });
     match (any_blamed, ruled) {

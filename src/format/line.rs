@@ -398,7 +398,10 @@ mod tests {
         let header = r#"id,"note, free text",quizzes,"solutions""#;
         assert!(looks_like_header(header));
         let layout = header_layout(header);
-        assert_eq!((layout.columns, layout.puzzle, layout.solution), (4, 2, Some(3)));
+        assert_eq!(
+            (layout.columns, layout.puzzle, layout.solution),
+            (4, 2, Some(3))
+        );
         let p = "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
         let s = "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
         let row = format!(r#"7,"a, ""quoted"" note",{p},"{s}""#);

@@ -372,7 +372,7 @@ mod tests {
             }
             let cand = crate::grid::Candidates::from_masks(masks).unwrap();
             let out = basic.solve(&cand.into(), Limit::ONE);
-            assert_eq!(out.count(), crate::solver::Count::Exactly(1), "{set:b}");
+            assert_eq!(out.count(), crate::solver::Count::AtLeast(1), "{set:b}");
         }
     }
 
@@ -404,7 +404,7 @@ mod tests {
                     smaller.set(usize::from(c), 0);
                 }
                 let n = basic.solve(&smaller.into(), Limit::TWO).count();
-                assert_eq!(n, crate::solver::Count::Exactly(2), "{sym}: {orbit:?}");
+                assert_eq!(n, crate::solver::Count::AtLeast(2), "{sym}: {orbit:?}");
             }
         }
     }

@@ -329,7 +329,7 @@ impl<'a> Worker<'a> {
                 chunk.mismatch_of[i] = Some(chunk.mismatches.len());
                 chunk
                     .mismatches
-                    .push(mismatch(record, row, &parties, limit, verdict));
+                    .push(mismatch(record, row, &parties, verdict));
             }
         }
         chunk.busy = start.elapsed();
@@ -350,7 +350,6 @@ fn mismatch(
     record: &Record,
     row: &[Option<Outcome>],
     parties: &[Party],
-    limit: crate::solver::Limit,
     verdict: Verdict,
 ) -> Mismatch {
     Mismatch {
@@ -364,7 +363,7 @@ fn mismatch(
             .zip(row)
             .map(|(p, o)| {
                 let text = match o {
-                    Some(o) => o.text(limit),
+                    Some(o) => o.text(),
                     None => "skipped (time budget spent)".to_string(),
                 };
                 (p.name.to_string(), text)

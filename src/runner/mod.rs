@@ -429,8 +429,9 @@ impl BackendReport {
         self.covered += 1;
         match outcome.count() {
             Count::Exactly(0) => self.none += 1,
-            Count::Exactly(1) => self.unique += 1,
-            Count::Exactly(_) => self.multiple += 1,
+            // "At least one" (a limit of 1) is counted with the unique answers: solved.
+            Count::Exactly(1) | Count::AtLeast(1) => self.unique += 1,
+            Count::Exactly(_) | Count::AtLeast(_) => self.multiple += 1,
             Count::Unknown => self.unknown += 1,
         }
         if outcome.solution().is_some() {

@@ -85,7 +85,7 @@ impl Dlx {
         };
         // The count never exceeds the limit, a u32.
         let found = u32::try_from(r.count).unwrap_or(u32::MAX);
-        Outcome::searched(found, !r.complete, solution, second, stats)
+        Outcome::searched(found, limit, !r.complete, solution, second, stats)
     }
 }
 

@@ -250,8 +250,8 @@ impl DlxArray {
 
     /// Searches from the current state, `depth` options still to choose; fills `cells` with
     /// the first solution.
-    fn search(&mut self, depth: usize, cells: &mut [u8; CELLS], limit: Limit) -> Outcome {
-        let limit = limit.get();
+    fn search(&mut self, depth: usize, cells: &mut [u8; CELLS], asked: Limit) -> Outcome {
+        let limit = asked.get();
         let max_nodes = self.max_nodes.unwrap_or(u64::MAX);
         let mut stats = Stats::default();
         let mut found = 0u32;
@@ -266,7 +266,7 @@ impl DlxArray {
             let mut stop = false;
             if stats.nodes > max_nodes || super::deadline::due(stats.nodes) {
                 stats.guesses = Some(guesses);
-                return Outcome::searched(found, true, first, second, stats);
+                return Outcome::searched(found, asked, true, first, second, stats);
             }
             if level == depth {
                 found += 1;
@@ -322,7 +322,7 @@ impl DlxArray {
             break;
         }
         stats.guesses = Some(guesses);
-        Outcome::searched(found, false, first, second, stats)
+        Outcome::searched(found, asked, false, first, second, stats)
     }
 }
 

@@ -47,7 +47,7 @@
 
 use super::group_cpu::GroupCpu;
 use super::pipe::{Fill, PipeReader};
-use super::{Batch, BuildError, Clock, Count, Limit, Outcome, Solver, Spent, Stats};
+use super::{Batch, BuildError, Clock, Limit, Outcome, Solver, Spent, Stats};
 use crate::grid::{Grid, Puzzle};
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -391,13 +391,13 @@ fn parse_answer(line: &[u8], limit: Limit) -> Result<Outcome, String> {
     let mut words = line.split_whitespace();
     let count = match words.next() {
         None => return Err(garbage("empty line")),
-        Some("unknown") | Some("?") => Count::Unknown,
-        Some(w) => Count::Exactly(
+        Some("unknown") | Some("?") => None,
+        Some(w) => Some(
             w.parse::<u32>()
                 .map_err(|_| garbage("count is not a number"))?,
         ),
     };
-    if let Count::Exactly(n) = count {
+    if let Some(n) = count {
         if n > limit.get() {
             return Err(garbage(&format!("count {n} is above the limit {limit}")));
         }
@@ -425,17 +425,13 @@ fn parse_answer(line: &[u8], limit: Limit) -> Result<Outcome, String> {
     }
     // The line protocol carries one solution, so a count of two or more has no witness.
     match (count, solution) {
-        (Count::Unknown, solution) => Ok(Outcome::Unknown { solution, stats }),
-        (Count::Exactly(0), None) => Ok(Outcome::none(stats)),
-        (Count::Exactly(0), Some(_)) => Err(garbage("a count of 0 comes with no solution")),
-        (Count::Exactly(n), Some(first)) => Ok(Outcome::Found {
-            count: std::num::NonZeroU32::new(n).unwrap_or(std::num::NonZeroU32::MIN),
-            first,
-            second: None,
-            stats,
-        }),
-        (Count::Exactly(_), None) => {
+        (None, solution) => Ok(Outcome::undecided(solution, stats)),
+        (Some(0), Some(_)) => Err(garbage("a count of 0 comes with no solution")),
+        (Some(n), None) if n > 0 => {
             Err(garbage("a count of 1 or more needs the 81-digit solution"))
+        }
+        (Some(n), solution) => {
+            Outcome::claimed(n, limit, solution, None, stats).map_err(|e| garbage(&e.to_string()))
         }
     }
 }
@@ -473,6 +469,7 @@ impl Drop for Exec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Count;
 
     #[test]
     fn answers_parse() {

@@ -27,7 +27,7 @@ pub mod wide;
 pub use clock::{Clock, Spent, Stopwatch, UnknownClock};
 pub use options::{BuildError, Options, Setting, Settings};
 
-pub use outcome::{Count, Limit, Outcome, Stats};
+pub use outcome::{Count, Impossible, Limit, Outcome, Stats};
 
 use crate::grid::Puzzle;
 use std::time::Duration;

@@ -42,21 +42,52 @@ impl fmt::Display for Limit {
 /// How many solutions an answer claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Count {
-    /// Exactly this many were found before the search ended or reached the limit. A value equal
-    /// to the limit means "at least that many".
+    /// Exactly this many: the search ended below its limit.
     Exactly(u32),
+    /// At least this many: the search stopped at its limit (a limit of 2 that found two
+    /// solutions claims "2 or more").
+    AtLeast(u32),
     /// The backend could not decide (incomplete method, budget spent, failed backend).
     Unknown,
 }
 
 impl Count {
-    /// The count as text for a given limit: `0`, `1`, `2+` (limit reached), or `unknown`.
-    pub fn display(&self, limit: Limit) -> String {
+    /// `n` solutions found by a search with this limit: exactly `n` below the limit, at least
+    /// the limit from there on.
+    pub fn of(n: u32, limit: Limit) -> Count {
+        if n >= limit.get() {
+            Count::AtLeast(limit.get())
+        } else {
+            Count::Exactly(n)
+        }
+    }
+
+    /// Solutions found, exact or a lower bound; `None` if undecided.
+    pub fn found(self) -> Option<u32> {
+        match self {
+            Count::Exactly(n) | Count::AtLeast(n) => Some(n),
+            Count::Unknown => None,
+        }
+    }
+
+    /// Whether the count is exactly one: a unique solution.
+    pub fn is_unique(self) -> bool {
+        self == Count::Exactly(1)
+    }
+
+    /// The count as text: `0`, `1`, `2+` (at least two), `1+`, or `unknown`.
+    pub fn display(&self) -> String {
         match *self {
-            Count::Exactly(n) if n >= limit.get() && n > 0 => format!("{n}+"),
             Count::Exactly(n) => n.to_string(),
+            Count::AtLeast(n) => format!("{n}+"),
             Count::Unknown => "unknown".to_string(),
         }
+    }
+}
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.display())
     }
 }
 
@@ -118,144 +149,221 @@ impl Stats {
     }
 }
 
-/// One answer of a backend to one puzzle, shaped so that it cannot claim the impossible: a
-/// count of one or more always carries its first solution, "no solution" carries none, and
-/// undecided answers say so.
+/// An answer a backend cannot give: [`Outcome::claimed`] refuses it (an outside backend
+/// that says so has lied or is broken).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Impossible {
+    /// More solutions than the search was asked for.
+    #[error("{count} solutions claimed, above the limit of {limit}")]
+    AboveLimit {
+        /// The count claimed.
+        count: u32,
+        /// The limit asked for.
+        limit: Limit,
+    },
+    /// Solutions claimed with none shown.
+    #[error("{count} solution(s) claimed, none shown")]
+    NoSolution {
+        /// The count claimed.
+        count: u32,
+    },
+    /// A solution shown beside a count of none.
+    #[error("no solution claimed, yet one shown")]
+    SolutionBesideNone,
+    /// A second solution beside a count of one.
+    #[error("a second solution shown beside a count of 1")]
+    SecondBesideOne,
+    /// The "second" solution is the first one again.
+    #[error("the second solution is the first one again")]
+    SecondEqualsFirst,
+}
+
+/// One answer of a backend to one puzzle. Its fields are private and its constructors refuse
+/// the impossible: a count of one or more carries its first solution, "no solution" carries
+/// none, a count never exceeds the limit asked for, a second solution differs from the first
+/// and stands only beside a count of two or more, and a count that reached its limit says "at
+/// least" ([`Count::AtLeast`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The puzzle has no solution.
-    None {
-        /// Work counters.
-        stats: Stats,
-    },
-    /// `count` solutions were found (at most the limit; equal to it means "at least").
+pub struct Outcome {
+    answer: Answer,
+    stats: Stats,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Answer {
+    /// No solution.
+    None,
+    /// `count` solutions found (at most the limit; `at_least` when it reached it).
     Found {
-        /// Solutions found.
         count: NonZeroU32,
-        /// The first solution.
+        at_least: bool,
         first: Grid,
-        /// A second solution, different from the first: the witness of a count of two or
-        /// more. Built-in complete backends always give it; an external program cannot.
+        /// The witness of a count of two or more. Built-in complete backends always give it;
+        /// an external program may not.
         second: Option<Grid>,
-        /// Work counters.
-        stats: Stats,
     },
-    /// Undecided: an incomplete method, a spent budget, or a failed backend.
-    Unknown {
-        /// A solution found on the way, if any (an incomplete method that found one but cannot
-        /// tell whether it is the only one; a search stopped by its budget after one).
-        solution: Option<Grid>,
-        /// Work counters.
-        stats: Stats,
-    },
+    /// Undecided, with a solution found on the way, if any (an incomplete method that found
+    /// one but cannot tell whether it is the only one; a search stopped by its budget).
+    Unknown { solution: Option<Grid> },
 }
 
 impl Outcome {
     /// "No solution".
     pub fn none(stats: Stats) -> Outcome {
-        Outcome::None { stats }
+        Outcome {
+            answer: Answer::None,
+            stats,
+        }
     }
 
-    /// One solution found (with a limit of 1: "at least one").
-    pub fn unique(first: Grid, stats: Stats) -> Outcome {
-        Outcome::Found {
-            count: NonZeroU32::MIN,
-            first,
-            second: None,
+    /// One solution found by a search with `limit`: exactly one below a limit of 1's reach,
+    /// "at least one" with a limit of 1.
+    pub fn one(first: Grid, limit: Limit, stats: Stats) -> Outcome {
+        Outcome {
+            answer: Answer::Found {
+                count: NonZeroU32::MIN,
+                at_least: limit == Limit::ONE,
+                first,
+                second: None,
+            },
             stats,
         }
     }
 
     /// "Could not decide", with no solution.
     pub fn unknown(stats: Stats) -> Outcome {
-        Outcome::Unknown {
-            solution: None,
+        Outcome::undecided(None, stats)
+    }
+
+    /// "Could not decide", keeping a solution found on the way.
+    pub fn undecided(solution: Option<Grid>, stats: Stats) -> Outcome {
+        Outcome {
+            answer: Answer::Unknown { solution },
             stats,
         }
     }
 
-    /// The answer of a search that found `found` solutions, the first two being `first` and
-    /// `second`; `Unknown` (keeping `first`) when its budget ran out before it finished. A
-    /// count of one or more without a first solution cannot be represented: it becomes
-    /// `Unknown` (and fails debug builds, since it is a backend bug).
+    /// The answer of a built-in search with `limit` that found `found` solutions, the first
+    /// two being `first` and `second`; undecided (keeping `first`) when its budget ran out
+    /// before it finished. What a correct search cannot produce (a count without a solution, a
+    /// count above the limit, a second equal to the first) fails debug builds and is mended in
+    /// release builds: undecided, the limit, no second.
     pub fn searched(
         found: u32,
+        limit: Limit,
         budget_spent: bool,
         first: Option<Grid>,
         second: Option<Grid>,
         stats: Stats,
     ) -> Outcome {
-        match (budget_spent, NonZeroU32::new(found), first) {
-            (true, _, solution) => Outcome::Unknown { solution, stats },
-            (false, None, _) => Outcome::None { stats },
-            (false, Some(count), Some(first)) => Outcome::Found {
-                count,
-                first,
-                second: if count.get() >= 2 { second } else { None },
-                stats,
-            },
-            (false, Some(_), None) => {
-                debug_assert!(false, "a search counted solutions but kept none");
-                Outcome::unknown(stats)
+        if budget_spent {
+            return Outcome::undecided(first, stats);
+        }
+        debug_assert!(found <= limit.get(), "a search went past its limit");
+        let second = second.filter(|s| Some(s) != first.as_ref());
+        match Outcome::claimed(found.min(limit.get()), limit, first, second, stats) {
+            Ok(o) => o,
+            Err(e) => {
+                debug_assert!(false, "a built-in search answered the impossible: {e}");
+                Outcome::undecided(first, stats)
             }
         }
     }
 
+    /// The answer an outside backend claims: `count` solutions for a search with `limit`,
+    /// shown by `first` and `second`. Refused when impossible (see [`Impossible`]); a second
+    /// solution may be missing beside a count of two or more (a claim without its witness).
+    pub fn claimed(
+        count: u32,
+        limit: Limit,
+        first: Option<Grid>,
+        second: Option<Grid>,
+        stats: Stats,
+    ) -> Result<Outcome, Impossible> {
+        if count > limit.get() {
+            return Err(Impossible::AboveLimit { count, limit });
+        }
+        let Some(n) = NonZeroU32::new(count) else {
+            return match (first, second) {
+                (None, None) => Ok(Outcome::none(stats)),
+                _ => Err(Impossible::SolutionBesideNone),
+            };
+        };
+        let first = first.ok_or(Impossible::NoSolution { count })?;
+        match second {
+            Some(_) if count == 1 => return Err(Impossible::SecondBesideOne),
+            Some(s) if s == first => return Err(Impossible::SecondEqualsFirst),
+            _ => {}
+        }
+        Ok(Outcome {
+            answer: Answer::Found {
+                count: n,
+                at_least: count == limit.get(),
+                first,
+                second,
+            },
+            stats,
+        })
+    }
+
     /// The count this answer claims.
     pub fn count(&self) -> Count {
-        match self {
-            Outcome::None { .. } => Count::Exactly(0),
-            Outcome::Found { count, .. } => Count::Exactly(count.get()),
-            Outcome::Unknown { .. } => Count::Unknown,
+        match self.answer {
+            Answer::None => Count::Exactly(0),
+            Answer::Found {
+                count,
+                at_least: true,
+                ..
+            } => Count::AtLeast(count.get()),
+            Answer::Found { count, .. } => Count::Exactly(count.get()),
+            Answer::Unknown { .. } => Count::Unknown,
         }
     }
 
     /// The first solution, if the answer has one.
     pub fn solution(&self) -> Option<&Grid> {
-        match self {
-            Outcome::None { .. } => None,
-            Outcome::Found { first, .. } => Some(first),
-            Outcome::Unknown { solution, .. } => solution.as_ref(),
+        match &self.answer {
+            Answer::None => None,
+            Answer::Found { first, .. } => Some(first),
+            Answer::Unknown { solution } => solution.as_ref(),
         }
     }
 
     /// The witness of a second solution, if the answer has one.
     pub fn second(&self) -> Option<&Grid> {
-        match self {
-            Outcome::Found { second, .. } => second.as_ref(),
+        match &self.answer {
+            Answer::Found { second, .. } => second.as_ref(),
             _ => None,
         }
     }
 
+    /// Whether the answer is undecided.
+    pub fn is_unknown(&self) -> bool {
+        matches!(self.answer, Answer::Unknown { .. })
+    }
+
     /// The work counters.
     pub fn stats(&self) -> &Stats {
-        match self {
-            Outcome::None { stats }
-            | Outcome::Found { stats, .. }
-            | Outcome::Unknown { stats, .. } => stats,
-        }
+        &self.stats
     }
 
     /// The work counters, to add to them.
     pub fn stats_mut(&mut self) -> &mut Stats {
-        match self {
-            Outcome::None { stats }
-            | Outcome::Found { stats, .. }
-            | Outcome::Unknown { stats, .. } => stats,
-        }
+        &mut self.stats
     }
 
-    /// Applies `f` to every solution the answer carries (to map them back through a symmetry).
+    /// Applies `f` to every solution the answer carries (to map them back through a
+    /// symmetry, which keeps two different solutions different).
     pub fn map_solutions(&mut self, mut f: impl FnMut(&Grid) -> Grid) {
-        match self {
-            Outcome::None { .. } => {}
-            Outcome::Found { first, second, .. } => {
+        match &mut self.answer {
+            Answer::None => {}
+            Answer::Found { first, second, .. } => {
                 *first = f(first);
                 if let Some(s) = second {
                     *s = f(s);
                 }
             }
-            Outcome::Unknown { solution, .. } => {
+            Answer::Unknown { solution } => {
                 if let Some(s) = solution {
                     *s = f(s);
                 }
@@ -264,10 +372,10 @@ impl Outcome {
     }
 
     /// The answer as text: the count, then the solution or `-`.
-    pub fn text(&self, limit: Limit) -> String {
+    pub fn text(&self) -> String {
         match self.solution() {
-            Some(s) => format!("{} {s}", self.count().display(limit)),
-            None => format!("{} -", self.count().display(limit)),
+            Some(s) => format!("{} {s}", self.count()),
+            None => format!("{} -", self.count()),
         }
     }
 }
@@ -285,35 +393,79 @@ mod tests {
     }
 
     #[test]
-    fn counts_read_as_at_least_at_the_limit() {
-        assert_eq!(Count::Exactly(2).display(Limit::TWO), "2+");
-        assert_eq!(Count::Exactly(1).display(Limit::ONE), "1+");
-        assert_eq!(Count::Exactly(1).display(Limit::TWO), "1");
-        assert_eq!(Count::Exactly(0).display(Limit::ONE), "0");
-        assert_eq!(Count::Unknown.display(Limit::TWO), "unknown");
+    fn counts_say_exactly_or_at_least() {
+        assert_eq!(Count::of(2, Limit::TWO), Count::AtLeast(2));
+        assert_eq!(Count::of(1, Limit::ONE), Count::AtLeast(1));
+        assert_eq!(Count::of(1, Limit::TWO), Count::Exactly(1));
+        assert_eq!(Count::of(0, Limit::ONE), Count::Exactly(0));
+        assert_eq!(Count::AtLeast(2).display(), "2+");
+        assert_eq!(Count::AtLeast(1).to_string(), "1+");
+        assert_eq!(Count::Exactly(1).display(), "1");
+        assert_eq!(Count::Unknown.display(), "unknown");
+        assert!(Count::Exactly(1).is_unique() && !Count::AtLeast(1).is_unique());
     }
 
     #[test]
     fn a_search_cannot_claim_solutions_it_did_not_keep() {
         let g = Grid::EMPTY;
         let s = Stats::default();
+        let two = Limit::TWO;
         assert_eq!(
-            Outcome::searched(0, false, None, None, s).count(),
+            Outcome::searched(0, two, false, None, None, s).count(),
             Count::Exactly(0)
         );
         assert_eq!(
-            Outcome::searched(3, true, Some(g), None, s).solution(),
+            Outcome::searched(2, two, true, Some(g), None, s).solution(),
             Some(&g)
         );
         assert_eq!(
-            Outcome::searched(3, true, Some(g), None, s).count(),
+            Outcome::searched(2, two, true, Some(g), None, s).count(),
             Count::Unknown
         );
-        let one = Outcome::searched(1, false, Some(g), Some(g), s);
+        assert_eq!(Outcome::one(g, Limit::ONE, s).count(), Count::AtLeast(1));
+        assert_eq!(Outcome::one(g, two, s).count(), Count::Exactly(1));
+    }
+
+    #[test]
+    fn claims_refuse_the_impossible() {
+        let a: Grid =
+            "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
+                .parse()
+                .unwrap();
+        let b: Grid =
+            "123456789456789123789123456214365897365897214897214365531642978642978531978531624"
+                .parse()
+                .unwrap();
+        let s = Stats::default();
+        let two = Limit::TWO;
         assert_eq!(
-            one.second(),
-            None,
-            "a count of one keeps no second solution"
+            Outcome::claimed(3, two, Some(a), Some(b), s),
+            Err(Impossible::AboveLimit {
+                count: 3,
+                limit: two
+            })
+        );
+        assert_eq!(
+            Outcome::claimed(1, two, None, None, s),
+            Err(Impossible::NoSolution { count: 1 })
+        );
+        assert_eq!(
+            Outcome::claimed(0, two, Some(a), None, s),
+            Err(Impossible::SolutionBesideNone)
+        );
+        assert_eq!(
+            Outcome::claimed(1, two, Some(a), Some(b), s),
+            Err(Impossible::SecondBesideOne)
+        );
+        assert_eq!(
+            Outcome::claimed(2, two, Some(a), Some(a), s),
+            Err(Impossible::SecondEqualsFirst)
+        );
+        let ok = Outcome::claimed(2, two, Some(a), None, s).expect("a claim without a witness");
+        assert_eq!((ok.count(), ok.second()), (Count::AtLeast(2), None));
+        assert_eq!(
+            Outcome::claimed(1, two, Some(a), None, s).map(|o| o.count()),
+            Ok(Count::Exactly(1))
         );
     }
 

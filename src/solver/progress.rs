@@ -7,6 +7,7 @@ use crate::grid::Grid;
 /// Solutions found, the first of them, the work counters and the node budget of one search.
 pub(crate) struct Progress {
     limit: u32,
+    asked: Limit,
     max_nodes: u64,
     found: u32,
     first: Option<Grid>,
@@ -23,6 +24,7 @@ impl Progress {
     pub(crate) fn new(limit: Limit, max_nodes: Option<u64>) -> Progress {
         Progress {
             limit: limit.get(),
+            asked: limit,
             max_nodes: max_nodes.unwrap_or(u64::MAX),
             found: 0,
             first: None,
@@ -68,6 +70,7 @@ impl Progress {
         self.stats.guesses = Some(self.guesses);
         Outcome::searched(
             self.found,
+            self.asked,
             self.out_of_budget,
             self.first,
             self.second,

@@ -722,7 +722,7 @@ impl Projection {
             Trivial::NoSolution => return Outcome::none(Stats::default()),
             Trivial::Solved(grid) if check(&grid) => {
                 // Every cell is fixed: the grid is the only solution.
-                return Outcome::unique(grid, Stats::default());
+                return Outcome::one(grid, limit, Stats::default());
             }
             Trivial::Solved(_) => return Outcome::none(Stats::default()),
             Trivial::Open => {}
@@ -739,11 +739,8 @@ impl Projection {
         match end.solution {
             // A found solution proves "at least one"; uniqueness is beyond this method.
             Some(grid) if check(&grid) => match limit {
-                Limit::ONE => Outcome::unique(grid, stats),
-                _ => Outcome::Unknown {
-                    solution: Some(grid),
-                    stats,
-                },
+                Limit::ONE => Outcome::one(grid, limit, stats),
+                _ => Outcome::undecided(Some(grid), stats),
             },
             _ => Outcome::unknown(stats),
         }
@@ -918,7 +915,7 @@ mod tests {
                 let got = s.solve(&p.into(), Limit::ONE);
                 let sol = got.solution().expect("solved");
                 assert_eq!(verify::check(&p, sol), Ok(()));
-                assert_eq!(got.count(), Count::Exactly(1));
+                assert_eq!(got.count(), Count::AtLeast(1));
                 let again = s.solve(&p.into(), Limit::TWO);
                 assert_eq!(again.count(), Count::Unknown);
                 assert_eq!(again.stats().iterations, got.stats().iterations);

@@ -86,7 +86,7 @@ fn every_backend_on(puzzle: &sudobench::grid::Puzzle) -> Result<(), TestCaseErro
         let mut backend = backends::build(name, &options).expect("builds");
         let out = backend.solve(&puzzle, Limit::TWO);
         // The typed check every command uses.
-        let problem = judge::check_answer(&puzzle, Limit::TWO, &out);
+        let problem = judge::check_answer(&puzzle, &out);
         prop_assert!(problem.is_none(), "{name}: {problem:?}");
         if name == "basic" {
             oracle = Some(out.count());

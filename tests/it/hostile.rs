@@ -4,7 +4,6 @@
 //! record; argument errors say what is wrong.
 
 use crate::common::{run, run_in, EASY, EASY_SOLUTION};
-use std::num::NonZeroU32;
 use std::time::Duration;
 use sudobench::grid::Candidates;
 use sudobench::runner::{Backend, Config, NoObserver, Runner};
@@ -20,7 +19,7 @@ fn slow_solution() -> String {
     let puzzle = Puzzle::Candidates(Candidates::from_bytes(SLOW_FOR_BASIC.as_bytes()).unwrap());
     let mut bitmask = sudobench::backends::build("bitmask", &Options::default()).unwrap();
     let out = bitmask.solve(&puzzle, Limit::TWO);
-    assert_eq!(out.count(), Count::Exactly(2));
+    assert_eq!(out.count(), Count::AtLeast(2));
     out.solution().unwrap().to_string()
 }
 
@@ -137,11 +136,9 @@ impl Solver for Fixed {
 #[test]
 fn the_referee_works_under_its_time_per_dispute() {
     let solution: Grid = EASY_SOLUTION.parse().unwrap();
-    let found = |n: u32| Outcome::Found {
-        count: NonZeroU32::new(n).unwrap(),
-        first: solution,
-        second: None,
-        stats: Stats::default(),
+    let found = |n: u32| {
+        Outcome::claimed(n, Limit::TWO, Some(solution), None, Stats::default())
+            .expect("a possible claim")
     };
     let (one, two) = (found(1), found(2));
     let backends = || {

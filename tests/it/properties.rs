@@ -55,7 +55,7 @@ proptest! {
         let mut all = backends();
         let truth = all[0].solve(&puzzle.into(), Limit::TWO);
         prop_assert_eq!(all[0].name(), "basic");
-        let Count::Exactly(want) = truth.count() else {
+        let Some(want) = truth.count().found() else {
             return Err(TestCaseError::fail("oracle gave up"));
         };
         prop_assert!(want >= 1, "a puzzle cut from a valid grid has a solution");
@@ -65,7 +65,7 @@ proptest! {
                 prop_assert!(verify::check(&puzzle, s).is_ok(), "{}: invalid {}", backend.name(), s);
             }
             match got.count() {
-                Count::Exactly(n) => {
+                Count::Exactly(n) | Count::AtLeast(n) => {
                     prop_assert_eq!(n, want, "{} on {}", backend.name(), puzzle);
                     if n == 1 {
                         prop_assert_eq!(got.solution(), Some(&grid), "{}", backend.name());

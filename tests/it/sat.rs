@@ -87,7 +87,9 @@ fn every_encoding_agrees_with_basic_on_samples() {
             for limit in [1, 2] {
                 let got = s.solve(p, Limit::new(limit).unwrap());
                 let want_count = match want.count() {
-                    Count::Exactly(n) => Count::Exactly(n.min(limit)),
+                    Count::Exactly(n) | Count::AtLeast(n) => {
+                        Count::of(n, Limit::new(limit).unwrap())
+                    }
                     Count::Unknown => panic!("oracle undecided"),
                 };
                 assert_eq!(got.count(), want_count, "{e} limit {limit} on {p}");

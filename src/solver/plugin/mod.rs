@@ -567,12 +567,8 @@ fn outcome(answer: &Answer, limit: Limit) -> Result<Outcome, String> {
         .then(|| Grid::from_bytes(&answer.solution).ok())
         .flatten();
     match grid {
-        Some(first) => Ok(Outcome::Found {
-            count,
-            first,
-            second: None,
-            stats,
-        }),
+        Some(first) => Outcome::claimed(count.get(), limit, Some(first), None, stats)
+            .map_err(|e| format!("impossible answer: {e}")),
         None if answer.recount == wire::NOT_CALLED => Err(format!(
             "impossible answer: {count} solution(s) but {}",
             written(&answer.solution)

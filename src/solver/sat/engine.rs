@@ -109,8 +109,8 @@ impl<E: Engine> SatBackend<E> {
         self.encoding
     }
 
-    fn run(&mut self, givens: Givens<'_>, limit: Limit) -> Outcome {
-        let limit = limit.get();
+    fn run(&mut self, givens: Givens<'_>, asked: Limit) -> Outcome {
+        let limit = asked.get();
         self.formula.build(self.encoding, givens);
         let flip = self.place_first;
         let mut session = self.engine.session(self.formula.num_vars());
@@ -157,7 +157,7 @@ impl<E: Engine> SatBackend<E> {
             stats.conflicts = conflicts;
             stats.decisions = decisions;
         }
-        Outcome::searched(found, spent, first, second, stats)
+        Outcome::searched(found, asked, spent, first, second, stats)
     }
 }
 

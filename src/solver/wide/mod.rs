@@ -126,6 +126,6 @@ impl crate::solver::Solver for Wide {
         stats.guesses = Some(found.guesses);
         let first = found.first.as_ref().and_then(OrderGrid::to_grid);
         let second = found.second.as_ref().and_then(OrderGrid::to_grid);
-        Outcome::searched(found.count, found.stopped, first, second, stats)
+        Outcome::searched(found.count, limit, found.stopped, first, second, stats)
     }
 }
