@@ -114,8 +114,8 @@ pub mod report;
 pub mod runner;
 pub mod solver;
 pub mod symmetry;
-#[cfg(test)]
-mod test_puzzles;
+#[doc(hidden)]
+pub mod test_puzzles;
 pub mod util;
 pub mod verify;
 

@@ -1,5 +1,5 @@
-//! Puzzles with known answers for the crate's unit tests (the integration tests have their
-//! own copy in `tests/common`).
+//! Puzzles with known answers, for the crate's unit tests and its integration tests (hidden
+//! from the documentation: not part of the API).
 
 /// A puzzle solved by singles alone, and its solution.
 pub const EASY: &str =
@@ -11,6 +11,9 @@ pub const HARD: &str =
     "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
 pub const HARD_SOLUTION: &str =
     "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+/// Two 1s in the first row: no solution.
+pub const CLASH: &str =
+    "11...............................................................................";
 /// A puzzle with exactly two solutions (1 and 2 swap in r1c1, r1c2, r4c1, r4c2), and both.
 pub const OPEN: &str =
     "..3456789456789123789123456..4365897365897214897214365531642978642978531978531642";

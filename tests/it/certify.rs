@@ -5,23 +5,14 @@
 
 use super::common::{run, run_in, CLASH, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, OPEN};
 use super::sat::{rate, rate_verifies};
+use crate::common::sample;
 use std::path::Path;
 use sudobench::certify::check::{Checker, Claim, Rejection};
 use sudobench::certify::search::{Found, Producer};
 use sudobench::certify::{write_cnf, Certifier, Count};
-use sudobench::format::Reader;
 use sudobench::grid::{Grid, Puzzle};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-/// The first `n` records of a bundled data set.
-fn sample(file: &str, n: usize) -> Vec<Puzzle> {
-    Reader::open(&format!("{ROOT}/data/{file}"))
-        .unwrap_or_else(|e| panic!("{e}"))
-        .take(n)
-        .map(|r| r.unwrap_or_else(|e| panic!("{e}")).puzzle)
-        .collect()
-}
 
 fn grid(text: &str) -> Puzzle {
     Puzzle::Grid(text.parse::<Grid>().unwrap())

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::common::{stderr, stdout};
 use crate::common::{CLASH as NONE, EASY as UNIQUE, EASY_SOLUTION as SOLVED, OPEN, OPEN_A, OPEN_B};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sudobench");
@@ -26,14 +27,6 @@ fn run(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run sudobench")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
 }
 
 /// The mixed file: comment, unique, multi, none, two malformed lines, hard, blank.

@@ -4,6 +4,7 @@
 
 use crate::common::{EASY, EASY_SOLUTION, HARD};
 
+use crate::common::lines;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use std::io::Write;
@@ -12,14 +13,6 @@ use std::process::Output;
 
 fn sudobench(args: &[&str], stdin: Option<&[u8]>) -> Output {
     crate::common::run(args, stdin.unwrap_or_default())
-}
-
-fn lines(out: &Output) -> Vec<String> {
-    String::from_utf8(out.stdout.clone())
-        .expect("stdout is UTF-8")
-        .lines()
-        .map(str::to_string)
-        .collect()
 }
 
 struct Dir(tempfile::TempDir);

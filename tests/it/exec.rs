@@ -4,6 +4,7 @@
 
 use crate::common::EASY;
 
+use crate::common::lines;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -31,13 +32,6 @@ fn sudobench(args: &[&str], stdin: &str) -> Output {
     crate::common::run(args, stdin.as_bytes())
 }
 
-fn stdout(o: &Output) -> Vec<String> {
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
 /// The first 60 puzzles of magictour plus a no-solution and a multi-solution puzzle.
 fn sample() -> String {
     let mut text = String::new();
@@ -63,10 +57,10 @@ fn rust_example_agrees_with_basic() {
     let want = sudobench(&["solve", "--backend", "basic"], &input);
     let backend = format!("exec:{}", example());
     let got = sudobench(&["solve", "--backend", &backend], &input);
-    assert_eq!(stdout(&got), stdout(&want));
+    assert_eq!(lines(&got), lines(&want));
     assert_eq!(got.status.code(), want.status.code());
     let counted = sudobench(&["count", "--backend", &backend], &input);
-    let lines = stdout(&counted);
+    let lines = lines(&counted);
     assert_eq!(lines[60..], ["0", "2+"]);
 }
 
@@ -85,8 +79,8 @@ fn python_example_agrees_with_basic() {
         &["count", "--backend", "exec:python3 scripts/exec_solver.py"],
         &input,
     );
-    assert_eq!(stdout(&got), stdout(&want));
-    assert!(!stdout(&got).is_empty());
+    assert_eq!(lines(&got), lines(&want));
+    assert!(!lines(&got).is_empty());
 }
 
 #[test]
@@ -94,7 +88,7 @@ fn lying_program_is_flagged() {
     let input = format!("{EASY}\n").repeat(6);
     let backend = format!("exec:{} --wrong 3", example());
     let out = sudobench(&["solve", "--backend", &backend], &input);
-    let lines = stdout(&out);
+    let lines = lines(&out);
     assert_eq!(lines.len(), 6);
     // The program's first line is the warm-up, so its every third answer falls on the
     // puzzles 2, 5 and so on.
@@ -121,7 +115,7 @@ fn crashing_hanging_and_garbage_programs_are_reported() {
         ("exec:yes garbage", "unreadable answer \"garbage\""),
     ] {
         let out = sudobench(&["solve", "--backend", program, "--timeout", "0.5"], &input);
-        let lines = stdout(&out);
+        let lines = lines(&out);
         assert_eq!(lines.len(), 2, "{program}: {lines:?}");
         assert!(
             lines[0].starts_with(&format!("error: -:1: backend {program} failed: "))
@@ -337,7 +331,7 @@ fn answers_beyond_the_puzzles_sent_fail_the_backend() {
             .to_string(),
     ] {
         let out = sudobench(&["count", "--backend", &twice], &input);
-        let lines = stdout(&out);
+        let lines = lines(&out);
         assert_eq!(out.status.code(), Some(1), "{twice}: {lines:?}");
         assert_eq!(lines.len(), 4, "{lines:?}");
         // Only a right count may stand, and an error for the rest.
@@ -372,7 +366,7 @@ fn an_endless_answer_line_is_cut_at_64_kib() {
         ],
         &format!("{EASY}\n{EASY}\n"),
     );
-    let lines = stdout(&out);
+    let lines = lines(&out);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         lines[0].contains("answer line longer than 64 KiB: the program wrote")

@@ -3,6 +3,7 @@
 //! Uniqueness and minimality of generated puzzles are checked with the `sudoku` crate (a
 //! dev-dependency that shares no code with sudobench), never with the generator's own code.
 
+use crate::common::lines;
 use std::process::Output;
 use sudoku::Sudoku;
 
@@ -19,10 +20,6 @@ fn run(args: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-fn lines(o: &Output) -> Vec<String> {
-    text(&o.stdout).lines().map(str::to_string).collect()
 }
 
 /// Unique, and every clue needed: checked by the `sudoku` crate alone.

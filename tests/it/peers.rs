@@ -3,6 +3,7 @@
 //! backends, labelled by name, without their paths; a missing or malformed list is a clear
 //! error naming the file.
 
+use crate::common::stderr;
 use std::process::Output;
 
 fn data(name: &str) -> String {
@@ -11,10 +12,6 @@ fn data(name: &str) -> String {
 
 fn run(args: &[&str]) -> Output {
     crate::common::run(args, b"")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! built-in backends, and a library that crashes, exits, hangs, lies about counts or writes
 //! wrong grids fails or is blamed, with the puzzle named, while the run goes on.
 
+use crate::common::{lines, stderr};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -48,17 +49,6 @@ fn lib(symbol: &str) -> String {
 
 fn sudobench(args: &[&str], stdin: &str) -> Output {
     crate::common::run(args, stdin.as_bytes())
-}
-
-fn lines(o: &Output) -> Vec<String> {
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// The first `n` puzzles of a bundled set, one per line.

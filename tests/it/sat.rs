@@ -2,9 +2,9 @@
 //! export read back by an independent parser, and uniqueness proofs checked by the independent
 //! DRAT checker `rate` (which must be installed: `cargo install --locked rate`).
 
+use crate::common::sample;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use sudobench::format::Reader;
 use sudobench::grid::{Candidates, Grid, Puzzle};
 use sudobench::solver::basic::Basic;
 use sudobench::solver::sat::dimacs;
@@ -14,17 +14,7 @@ use sudobench::solver::Limit;
 use sudobench::solver::{Count, Options, Solver};
 use sudobench::verify;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const BIN: &str = env!("CARGO_BIN_EXE_sudobench");
-
-/// The first `n` records of a bundled data set.
-fn sample(file: &str, n: usize) -> Vec<Puzzle> {
-    Reader::open(&format!("{ROOT}/data/{file}"))
-        .unwrap_or_else(|e| panic!("{e}"))
-        .take(n)
-        .map(|r| r.unwrap_or_else(|e| panic!("{e}")).puzzle)
-        .collect()
-}
 
 fn samples() -> Vec<Puzzle> {
     let mut all = Vec::new();

@@ -38,26 +38,32 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
     run_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, stdin)
 }
 
-/// A puzzle solved by singles alone, and its solution.
-pub const EASY: &str =
-    "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
-pub const EASY_SOLUTION: &str =
-    "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
-/// A puzzle that needs guessing, and its solution.
-pub const HARD: &str =
-    "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
-pub const HARD_SOLUTION: &str =
-    "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
-/// Two 1s in the first row: no solution.
-pub const CLASH: &str =
-    "11...............................................................................";
-/// A puzzle with exactly two solutions (1 and 2 swap in r1c1, r1c2, r4c1, r4c2), and both.
-pub const OPEN: &str =
-    "..3456789456789123789123456..4365897365897214897214365531642978642978531978531642";
-pub const OPEN_A: &str =
-    "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
-pub const OPEN_B: &str =
-    "213456789456789123789123456124365897365897214897214365531642978642978531978531642";
+/// Puzzles with known answers (one copy, in the library).
+pub use sudobench::test_puzzles::*;
+
+/// Standard output's lines.
+pub fn lines(o: &Output) -> Vec<String> {
+    stdout(o).lines().map(str::to_string).collect()
+}
+
+/// Standard output as text (invalid UTF-8 shown as replacement characters).
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error as text (invalid UTF-8 shown as replacement characters).
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The first `n` records of a bundled data set.
+pub fn sample(file: &str, n: usize) -> Vec<sudobench::grid::Puzzle> {
+    sudobench::format::Reader::open(&format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .take(n)
+        .map(|r| r.unwrap_or_else(|e| panic!("{e}")).puzzle)
+        .collect()
+}
 
 /// A built-in backend with the facts the registry holds for it (a [`sudobench::Solver`] has
 /// no name of its own), for tests that name it in a message or ask whether it is complete.
