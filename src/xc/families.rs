@@ -148,10 +148,7 @@ const QUEENS: [u128; 15] = [
 /// N queens.
 pub fn queens(n: usize) -> String {
     let count = QUEENS.get(n - 1).map(|&c| (c, "OEIS A000170".to_string()));
-    let mut t = Text::new(
-        &format!("queens {n}: {n} queens on an {n}x{n} board"),
-        count,
-    );
+    let mut t = Text::new(&format!("queens {n}: {n} queens on a {n}x{n} board"), count);
     let primary: Vec<String> = (0..n)
         .map(|r| format!("r{r}"))
         .chain((0..n).map(|c| format!("c{c}")))
