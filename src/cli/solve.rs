@@ -313,6 +313,12 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
 /// `sudobench count`.
 pub fn count(args: &CountArgs) -> Result<bool> {
     if args.proof.is_none() && super::xc::wanted(&args.files) {
+        if args.witness || args.shard.is_some() || args.threads > 1 {
+            anyhow::bail!(
+                "--witness, --shard and --threads are for Sudoku files; exact-cover files: \
+                 `solve --limit N` prints the solutions"
+            );
+        }
         let max_nodes = args.backend.settings.max_nodes;
         return super::xc::count(
             &args.backend.backend,

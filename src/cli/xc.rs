@@ -174,6 +174,10 @@ pub fn count(
         total += 1;
         let line = match Instance::read_path(file) {
             Err(e) => format!("error: {e}"),
+            Ok(inst) if xc::unsupported(backend, &inst).is_some() => {
+                let why = xc::unsupported(backend, &inst).unwrap_or_default();
+                format!("error: {file}: {why}")
+            }
             Ok(inst) => {
                 let r = run(backend, &inst, limit, max_nodes, 0);
                 if let Some(w) = r.wrong {
@@ -223,6 +227,10 @@ pub fn solve(
             }
             Ok(inst) => inst,
         };
+        if let Some(why) = xc::unsupported(backend, &inst) {
+            out.line(&format!("error: {file}: {why}"));
+            continue;
+        }
         let mut lines = Vec::new();
         let mut wrong = None;
         let f = xc::run(
@@ -311,18 +319,38 @@ pub fn bench(
             }
             Ok(inst) => inst,
         };
-        let runs: Vec<Run> = chosen
+        // A backend that cannot take the instance (dlx1 and colours) gets no run.
+        let runs: Vec<Option<Run>> = chosen
             .iter()
-            .map(|b| run(b, &inst, Limit::All, max_nodes, 0))
+            .map(|b| {
+                xc::unsupported(b, &inst)
+                    .is_none()
+                    .then(|| run(b, &inst, Limit::All, max_nodes, 0))
+            })
             .collect();
         // The most distinct verified solutions any backend found: a proven lower bound.
         let proven = runs
             .iter()
+            .flatten()
             .filter(|r| r.wrong.is_none())
             .map(|r| r.distinct)
             .max()
             .unwrap_or(0);
         for (b, r) in chosen.iter().zip(&runs) {
+            let Some(r) = r else {
+                rows.push(Row {
+                    instance: file.clone(),
+                    backend: b.to_string(),
+                    solutions: 0,
+                    complete: false,
+                    nodes: 0,
+                    updates: 0,
+                    seconds: 0.0,
+                    solutions_per_sec: 0.0,
+                    check: "unsupported: no colours".to_string(),
+                });
+                continue;
+            };
             let check = if let Some(w) = &r.wrong {
                 format!("wrong: {w}")
             } else if !r.found.complete {

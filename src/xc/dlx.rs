@@ -182,9 +182,39 @@ impl Dlx {
         (best, best_len)
     }
 
+    // The hot loops below read links with unchecked indexing. Soundness rests on one
+    // invariant, established by `new` (the only code that creates links) and kept by every
+    // other method (which only copy existing link values or restore saved ones): every `up`
+    // and `down` of a node is an index into `nodes`, and every `top` of a non-spacer node is
+    // an item header `1..=items`, an index into `len`. `nodes` never changes length after
+    // `new`. Debug builds check each access.
+
+    #[inline(always)]
+    fn node(&self, i: u32) -> Node {
+        debug_assert!((i as usize) < self.nodes.len());
+        // SAFETY: `i` is a link value; see the invariant above.
+        unsafe { *self.nodes.get_unchecked(i as usize) }
+    }
+
+    #[inline(always)]
+    fn node_mut(&mut self, i: u32) -> &mut Node {
+        debug_assert!((i as usize) < self.nodes.len());
+        // SAFETY: `i` is a link value; see the invariant above.
+        unsafe { self.nodes.get_unchecked_mut(i as usize) }
+    }
+
+    #[inline(always)]
+    fn len_mut(&mut self, item: u32) -> &mut u32 {
+        debug_assert!((item as usize) < self.len.len());
+        // SAFETY: `item` is the `top` of a non-spacer node; see the invariant above.
+        unsafe { self.len.get_unchecked_mut(item as usize) }
+    }
+
     /// Hides the option of node `p` from every column but `p`'s own, except nodes already
-    /// purified (Knuth's hide′).
-    fn hide(&mut self, p: u32) {
+    /// purified (Knuth's hide′); returns the nodes unlinked.
+    #[inline(always)]
+    fn hide(&mut self, p: u32) -> u64 {
+        let mut n = 0;
         let mut q = p + 1;
         while q != p {
             let Node {
@@ -192,22 +222,24 @@ impl Dlx {
                 up,
                 down,
                 colour,
-            } = self.nodes[q as usize];
+            } = self.node(q);
             if top == SPACER {
                 q = up;
                 continue;
             }
             if colour != PURIFIED {
-                self.nodes[up as usize].down = down;
-                self.nodes[down as usize].up = up;
-                self.len[top as usize] -= 1;
-                self.updates += 1;
+                self.node_mut(up).down = down;
+                self.node_mut(down).up = up;
+                *self.len_mut(top) -= 1;
+                n += 1;
             }
             q += 1;
         }
+        n
     }
 
     /// Inverse of [`hide`](Self::hide), walking the other way.
+    #[inline(always)]
     fn unhide(&mut self, p: u32) {
         let mut q = p - 1;
         while q != p {
@@ -216,15 +248,15 @@ impl Dlx {
                 up,
                 down,
                 colour,
-            } = self.nodes[q as usize];
+            } = self.node(q);
             if top == SPACER {
                 q = down;
                 continue;
             }
             if colour != PURIFIED {
-                self.nodes[up as usize].down = q;
-                self.nodes[down as usize].up = q;
-                self.len[top as usize] += 1;
+                self.node_mut(up).down = q;
+                self.node_mut(down).up = q;
+                *self.len_mut(top) += 1;
             }
             q -= 1;
         }
@@ -232,15 +264,16 @@ impl Dlx {
 
     /// Covers item header `i` (Knuth's cover′).
     fn cover(&mut self, i: u32) {
-        let mut p = self.nodes[i as usize].down;
+        let mut n = 1;
+        let mut p = self.node(i).down;
         while p != i {
-            self.hide(p);
-            p = self.nodes[p as usize].down;
+            n += self.hide(p);
+            p = self.node(p).down;
         }
         let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
         self.rlink[l as usize] = r;
         self.llink[r as usize] = l;
-        self.updates += 1;
+        self.updates += n;
     }
 
     /// Inverse of [`cover`](Self::cover).
@@ -248,10 +281,10 @@ impl Dlx {
         let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
         self.rlink[l as usize] = i;
         self.llink[r as usize] = i;
-        let mut p = self.nodes[i as usize].up;
+        let mut p = self.node(i).up;
         while p != i {
             self.unhide(p);
-            p = self.nodes[p as usize].up;
+            p = self.node(p).up;
         }
     }
 
@@ -262,7 +295,7 @@ impl Dlx {
         let mut q = self.nodes[i as usize].down;
         while q != i {
             if self.nodes[q as usize].colour != colour {
-                self.hide(q);
+                self.updates += self.hide(q);
             } else if q != p {
                 self.nodes[q as usize].colour = PURIFIED;
             }

@@ -77,6 +77,10 @@ pub const BACKENDS: &[(&str, &str)] = &[
         "Dancing Links with colours (Knuth's Algorithm C / DLX2), MRV",
     ),
     (
+        "dlx1",
+        "the Sudoku suite's tuned Dancing Links engine (Algorithm X, DLX1 layout); no colours",
+    ),
+    (
         "basic",
         "plain Algorithm X over sets, no links, MRV (the oracle)",
     ),
@@ -86,9 +90,55 @@ pub const BACKENDS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Why backend `name` cannot run `instance`, if it cannot (`dlx1` has no colours).
+pub fn unsupported(name: &str, instance: &Instance) -> Option<&'static str> {
+    let coloured = instance.options.iter().flatten().any(|&(_, c)| c > 0);
+    (name == "dlx1" && coloured).then_some("backend dlx1 takes no colours (use dlx)")
+}
+
+/// Runs `instance` on the Sudoku suite's engine, [`crate::exact_cover::ExactCover`]
+/// (colours ignored: call only when [`unsupported`] allows).
+fn dlx1(
+    instance: &Instance,
+    limit: Limit,
+    max_nodes: Option<u64>,
+    visit: &mut dyn FnMut(&[usize]),
+) -> Found {
+    let built = (|| {
+        let mut ec = crate::exact_cover::ExactCover::new(
+            instance.primary,
+            instance.items() - instance.primary,
+        )?;
+        let mut items = Vec::new();
+        for option in &instance.options {
+            items.clear();
+            items.extend(option.iter().map(|&(i, _)| i));
+            ec.add_option(&items)?;
+        }
+        Ok::<_, crate::exact_cover::ExactCoverError>(ec)
+    })();
+    let Ok(mut ec) = built else {
+        // Too large for 32-bit links (the reader caps sizes below that).
+        return Found::default();
+    };
+    let n = match limit {
+        Limit::All => u64::MAX,
+        Limit::AtMost(n) => n,
+    };
+    let r = ec.search_each(n, max_nodes, |s| visit(s));
+    Found {
+        count: r.count,
+        complete: r.complete,
+        nodes: r.stats.nodes,
+        updates: r.stats.updates,
+        solutions: Vec::new(),
+    }
+}
+
 /// Runs backend `name` on `instance`: up to `limit` solutions, at most `max_nodes` nodes,
 /// calling `visit` with every solution found (option indices in increasing order) and keeping
-/// the first `keep` of them in the result. `None` for an unknown backend name.
+/// the first `keep` of them in the result. `None` for an unknown backend name, or one that
+/// cannot run this instance (see [`unsupported`]).
 pub fn run(
     name: &str,
     instance: &Instance,
@@ -97,6 +147,9 @@ pub fn run(
     keep: usize,
     visit: &mut dyn FnMut(&[usize]),
 ) -> Option<Found> {
+    if unsupported(name, instance).is_some() {
+        return None;
+    }
     let mut kept = Vec::new();
     let mut each = |s: &[usize]| {
         let mut s = s.to_vec();
@@ -108,6 +161,7 @@ pub fn run(
     };
     let mut found = match name {
         "dlx" => dlx::Dlx::new(instance).search(limit, max_nodes, &mut each),
+        "dlx1" => dlx1(instance, limit, max_nodes, &mut each),
         "basic" => basic::search(instance, limit, max_nodes, &mut each),
         "sat" => sat::search(instance, limit, max_nodes, &mut each),
         _ => return None,
@@ -120,7 +174,25 @@ pub fn run(
 mod tests {
     use super::*;
 
-    const NAMES: [&str; 3] = ["dlx", "basic", "sat"];
+    const NAMES: [&str; 4] = ["dlx", "dlx1", "basic", "sat"];
+
+    /// The backends that take `inst` (all but `dlx1` when it has colours).
+    fn names(inst: &Instance) -> Vec<&'static str> {
+        NAMES
+            .into_iter()
+            .filter(|n| unsupported(n, inst).is_none())
+            .collect()
+    }
+
+    #[test]
+    fn dlx1_refuses_colours_only() {
+        let coloured = parse("a | x\na x:A\n");
+        assert!(unsupported("dlx1", &coloured).is_some());
+        assert!(run("dlx1", &coloured, Limit::All, None, 0, &mut |_| {}).is_none());
+        let plain = parse("a | x\na x\n");
+        assert_eq!(names(&plain).len(), 4);
+        assert_eq!(names(&coloured), ["dlx", "basic", "sat"]);
+    }
 
     fn parse(text: &str) -> Instance {
         Instance::parse("t.dlx", text.as_bytes()).unwrap()
@@ -158,7 +230,7 @@ mod tests {
     #[test]
     fn knuths_xcc_example() {
         let inst = parse("p q r | x y\np q x y:A\np r x:A y\np x:B\nq x:A\nr y:B\n");
-        for name in NAMES {
+        for name in names(&inst) {
             assert_eq!(all(name, &inst), vec![vec![1, 3]], "{name}");
         }
     }
@@ -222,7 +294,7 @@ mod tests {
             };
             let want = brute(&inst);
             nonzero += usize::from(!want.is_empty());
-            for name in NAMES {
+            for name in names(&inst) {
                 assert_eq!(all(name, &inst), want, "round {round}, {name}:\n{text}");
             }
         }
@@ -244,7 +316,7 @@ mod tests {
         for text in texts {
             let inst = parse(&text);
             let want = inst.expected.expect("a count comment");
-            for name in NAMES {
+            for name in names(&inst) {
                 if name == "sat" && want > 500 {
                     continue;
                 }
@@ -295,7 +367,7 @@ mod tests {
         let inst = parse(&families::sudoku(puzzle).unwrap());
         assert_eq!(inst.expected, Some(1));
         assert_eq!(inst.primary, 324);
-        for name in NAMES {
+        for name in names(&inst) {
             let f = run(name, &inst, Limit::All, None, 1, &mut |s| {
                 check::check(&inst, s).unwrap()
             })
@@ -320,7 +392,7 @@ mod tests {
     #[test]
     fn limits_and_budgets() {
         let inst = parse(&families::queens(8));
-        for name in NAMES {
+        for name in names(&inst) {
             let f = run(name, &inst, Limit::AtMost(3), None, 5, &mut |_| {}).unwrap();
             assert_eq!(
                 (f.count, f.complete, f.solutions.len()),
