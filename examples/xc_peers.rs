@@ -2,6 +2,8 @@
 //! every solution of each `data/xc` instance (or of the files given) with
 //!
 //! - `sudobench dlx`: `sudobench::xc::dlx` (Algorithm C, the `dlx` backend);
+//! - `sudobench dlx1`: the Sudoku suite's engine, `sudobench::exact_cover` (the `dlx1`
+//!   backend; instances without colours only);
 //! - `dlx crate`: the `dlx` crate (its Algorithm X for instances without colours, its
 //!   Algorithm C for those with; MRV chooser, no tie-break; reads Knuth's format itself);
 //! - `exact-covers`: the `exact-covers` crate's dancing links (`DlSolver`; its dancing-cells
@@ -40,6 +42,10 @@ fn timed(mut count: impl FnMut() -> u64) -> (u64, Duration) {
 
 fn ours(inst: &Instance) -> u64 {
     Dlx::new(inst).search(Limit::All, None, &mut |_| {}).count
+}
+
+fn ours_dlx1(inst: &Instance) -> u64 {
+    sudobench::xc::run("dlx1", inst, Limit::All, None, 0, &mut |_| {}).map_or(0, |f| f.count)
 }
 
 /// The `dlx` crate on the file's text (comments are skipped by its reader).
@@ -124,6 +130,10 @@ fn main() {
         let coloured = inst.options.iter().flatten().any(|&(_, c)| c > 0);
         let (count, base) = timed(|| ours(&inst));
         let mut rows = vec![("sudobench dlx", count, base)];
+        if !coloured {
+            let (c, t) = timed(|| ours_dlx1(&inst));
+            rows.push(("sudobench dlx1", c, t));
+        }
         let (c, t) = timed(|| dlx_crate(&text, coloured));
         rows.push(("dlx crate", c, t));
         let (c, t) = timed(|| exact_covers(&inst));
