@@ -10,7 +10,7 @@ use super::output::Output;
 use anyhow::{bail, Result};
 use clap::Args;
 use std::collections::HashSet;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::io::Read;
 use std::time::Instant;
 use sudobench::xc::{self, check::check, Instance, Limit};
@@ -117,9 +117,7 @@ fn run(backend: &str, inst: &Instance, limit: Limit, max_nodes: Option<u64>, kee
             wrong.get_or_insert_with(|| format!("{e} (solution: {})", inst.solution_text(s)));
             return;
         }
-        let mut h = hasher.build_hasher();
-        s.hash(&mut h);
-        if !seen.insert(h.finish()) {
+        if !seen.insert(hasher.hash_one(s)) {
             wrong.get_or_insert_with(|| format!("solution found twice: {}", inst.solution_text(s)));
         }
     })

@@ -150,7 +150,7 @@ pub fn looks_like(text: &str) -> bool {
         return words.len() >= 2
             && words.iter().filter(|&&w| w == "|").count() <= 1
             && names.clone().all(|w| check_name(w).is_ok())
-            && !names.clone().all(|w| numeric(&w));
+            && !names.clone().all(numeric);
     }
     false
 }
