@@ -135,24 +135,30 @@ fn check_name(name: &str) -> Result<(), ErrorKind> {
     })
 }
 
-/// Whether `text` looks like an instance in Knuth's format rather than a puzzle file: the
-/// first line that is not blank nor a comment (`|` or `#`) has at least two words, all valid
-/// names (or one `|`), not all of them numbers (a Sudoku row of numbers).
+/// Whether `text` (the start of a file) looks like an instance in Knuth's format rather than
+/// a puzzle file: its first line that is not blank nor a comment (`|` or `#`) has at least
+/// two words, all valid names (or one `|`), not all of them numbers (a Sudoku row of
+/// numbers), and the next such line is an option naming only those items.
 pub fn looks_like(text: &str) -> bool {
-    for line in text.lines() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('|') || t.starts_with('#') {
-            continue;
-        }
-        let words: Vec<&str> = t.split_ascii_whitespace().collect();
-        let names = words.iter().filter(|&&w| w != "|");
-        let numeric = |w: &&str| w.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-        return words.len() >= 2
-            && words.iter().filter(|&&w| w == "|").count() <= 1
-            && names.clone().all(|w| check_name(w).is_ok())
-            && !names.clone().all(numeric);
-    }
-    false
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && !t.starts_with('|') && !t.starts_with('#'));
+    let (Some(items), Some(option)) = (lines.next(), lines.next()) else {
+        return false;
+    };
+    let words: Vec<&str> = items.split_ascii_whitespace().collect();
+    let names: Vec<&str> = words.iter().copied().filter(|&w| w != "|").collect();
+    let numeric = |w: &&str| w.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    words.len() >= 2
+        && words.len() - names.len() <= 1
+        && names.iter().all(|w| check_name(w).is_ok())
+        && !names.iter().all(numeric)
+        && option.split_ascii_whitespace().all(|w| {
+            let name = w.split_once(':').map_or(w, |(n, _)| n);
+            names.contains(&name)
+        })
 }
 
 /// Reads a file (plain or gzip) whole into a string-free byte buffer.
@@ -201,6 +207,8 @@ impl Instance {
         let mut colour_index: HashMap<String, u32> = HashMap::new();
         let mut item_line = None;
         let mut entries = 0usize;
+        // A UTF-8 byte-order mark at the very start (as some editors write) is skipped.
+        let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
         for (n, raw) in bytes.split(|&b| b == b'\n').enumerate() {
             let line = std::str::from_utf8(raw).map_err(|_| err(n, ErrorKind::Utf8))?;
             let t = line.trim();
@@ -488,6 +496,13 @@ mod tests {
         assert!(!looks_like("# comment\n..3456789456789123789123456..4365897365897214897214365531642978642978531978531642\n"));
         assert!(!looks_like("quizzes,solutions\n"));
         assert!(!looks_like("1 0 0 2\n0 0 0 0\n"));
-        assert!(!looks_like("a | b | c\n"));
+        assert!(looks_like("1 2 s0 s1\n1 s0\n"));
+        assert!(!looks_like("a | b | c\na\n"));
+        assert!(!looks_like("a b\n"), "no option line");
+        assert!(!looks_like("\u{feff}# made on Windows\n12.4\n"));
+        assert!(!looks_like("made on Windows\nsome text here\n"));
+        assert!(looks_like("\u{feff}a b | x\na x:1\n"));
+        let inst = Instance::parse("t.dlx", "\u{feff}a b\na b\n".as_bytes()).unwrap();
+        assert_eq!(inst.names, ["a", "b"]);
     }
 }

@@ -414,6 +414,58 @@ mod tests {
         assert!(a.updates > 0);
     }
 
+    /// Mangled instances (bytes flipped, dropped, duplicated, lines cut) never panic the
+    /// reader; those it accepts are searched by every backend within a small budget, and every
+    /// solution found passes the verifier.
+    #[test]
+    fn mangled_input_never_panics() {
+        let seeds = [
+            families::queens(5),
+            families::langford(4),
+            families::hard_squares(2, 3),
+            "p q r | x y\np q x y:A\np r x:A y\np x:B\nq x:A\nr y:B\n".to_string(),
+        ];
+        let alphabet = b" \n\r\t|:#abcpqrxy01AB\xff\xc3";
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut accepted, mut rejected) = (0, 0);
+        for round in 0..2000 {
+            let mut bytes = seeds[round % seeds.len()].clone().into_bytes();
+            for _ in 0..1 + rng.next(4) {
+                if bytes.is_empty() {
+                    break;
+                }
+                let at = rng.next(bytes.len() as u64) as usize;
+                match rng.next(4) {
+                    0 => bytes[at] = alphabet[rng.next(alphabet.len() as u64) as usize],
+                    1 => {
+                        bytes.remove(at);
+                    }
+                    2 => bytes.insert(at, alphabet[rng.next(alphabet.len() as u64) as usize]),
+                    _ => bytes.truncate(at),
+                }
+            }
+            match Instance::parse("m.dlx", &bytes) {
+                Err(e) => {
+                    rejected += 1;
+                    assert!(e.to_string().starts_with("m.dlx:"), "{e}");
+                }
+                Ok(inst) => {
+                    accepted += 1;
+                    for name in names(&inst) {
+                        run(name, &inst, Limit::AtMost(5), Some(200), 0, &mut |s| {
+                            check::check(&inst, s).unwrap_or_else(|e| panic!("{name}: {e}"))
+                        })
+                        .unwrap();
+                    }
+                }
+            }
+        }
+        assert!(
+            accepted > 100 && rejected > 100,
+            "{accepted} accepted, {rejected} rejected"
+        );
+    }
+
     #[test]
     fn unknown_backend_is_none() {
         let inst = parse("a\na\n");
