@@ -146,6 +146,21 @@ fn bench_cross_checks_backends_and_the_files_counts() {
         assert_eq!(f[2], stated_count(f[0]).to_string(), "{line}");
         assert_eq!((f[3], f[8]), ("true", "ok"), "{line}");
     }
+    // The same rows as JSON lines.
+    let mut args = vec!["bench", "--backends", "dlx,basic,sat", "--format", "json"];
+    args.extend(small.iter().map(String::as_str));
+    let out = run(&args, b"");
+    let json = stdout(&out);
+    assert_eq!(json.len(), 3 * small.len());
+    for (line, csv_line) in json.iter().zip(&lines[1..]) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let f: Vec<&str> = csv_line.split(',').collect();
+        assert_eq!(v["instance"], f[0]);
+        assert_eq!(v["backend"], f[1]);
+        assert_eq!(v["solutions"].as_u64().unwrap().to_string(), f[2]);
+        assert_eq!(v["nodes"].as_u64().unwrap().to_string(), f[4]);
+        assert_eq!(v["check"], "ok");
+    }
     // DLX and the oracle branch alike (MRV, first item on ties): the same node counts.
     for pair in lines[1..].chunks(3) {
         let nodes: Vec<&str> = pair.iter().map(|l| l.split(',').nth(4).unwrap()).collect();
