@@ -280,6 +280,9 @@ fn lines(mode: Mode, limit: Limit) -> Lines {
 
 /// `sudobench solve`.
 pub fn solve(args: &SolveArgs) -> Result<bool> {
+    if args.no_guess && super::xc::wanted(&args.files) {
+        anyhow::bail!("--no-guess is for Sudoku files, not exact-cover ones");
+    }
     if args.no_guess {
         return super::closure::run(&args.backend, &args.files, args.pencilmarks, args.threads);
     }
@@ -312,11 +315,11 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
 
 /// `sudobench count`.
 pub fn count(args: &CountArgs) -> Result<bool> {
-    if args.proof.is_none() && super::xc::wanted(&args.files) {
-        if args.witness || args.shard.is_some() || args.threads > 1 {
+    if super::xc::wanted(&args.files) {
+        if args.witness || args.proof.is_some() || args.shard.is_some() || args.threads > 1 {
             anyhow::bail!(
-                "--witness, --shard and --threads are for Sudoku files; exact-cover files: \
-                 `solve --limit N` prints the solutions"
+                "--witness, --proof, --shard and --threads are for Sudoku files; exact-cover \
+                 files: `solve --limit N` prints the solutions"
             );
         }
         let max_nodes = args.backend.settings.max_nodes;

@@ -326,6 +326,27 @@ fn budgets_and_limits() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not solve exact cover"));
     let out = run(&["count", "--limit", "0", "data/puzzles2_17_clue.gz"], b"");
     assert_eq!(out.status.code(), Some(2));
+    // Sudoku-only flags on exact-cover files.
+    for args in [
+        &["count", "--witness", "data/xc/queens-8.dlx"][..],
+        &["count", "--threads", "2", "data/xc/queens-8.dlx"],
+        &[
+            "count",
+            "--backend",
+            "sat",
+            "--proof",
+            "p",
+            "data/xc/queens-8.dlx",
+        ],
+        &["solve", "--no-guess", "data/xc/queens-8.dlx"],
+    ] {
+        let out = run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("for Sudoku files"),
+            "{args:?}"
+        );
+    }
 }
 
 #[test]
