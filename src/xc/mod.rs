@@ -12,6 +12,7 @@
 //! [`Found`]: the count, whether the search finished, its work counters and the first
 //! solutions.
 
+pub mod array;
 pub mod basic;
 pub mod check;
 pub mod dlx;
@@ -81,6 +82,10 @@ pub const BACKENDS: &[(&str, &str)] = &[
         "the Sudoku suite's tuned Dancing Links engine (Algorithm X, DLX1 layout); no colours",
     ),
     (
+        "dlx-array",
+        "Algorithm X with counter arrays instead of links (after kudoku); no colours",
+    ),
+    (
         "basic",
         "plain Algorithm X over sets, no links, MRV (the oracle)",
     ),
@@ -92,8 +97,15 @@ pub const BACKENDS: &[(&str, &str)] = &[
 
 /// Why backend `name` cannot run `instance`, if it cannot (`dlx1` has no colours).
 pub fn unsupported(name: &str, instance: &Instance) -> Option<&'static str> {
-    let coloured = instance.options.iter().flatten().any(|&(_, c)| c > 0);
-    (name == "dlx1" && coloured).then_some("backend dlx1 takes no colours (use dlx)")
+    let coloured = || instance.options.iter().flatten().any(|&(_, c)| c > 0);
+    match name {
+        "dlx1" if coloured() => Some("backend dlx1 takes no colours (use dlx)"),
+        "dlx-array" if coloured() => Some("backend dlx-array takes no colours (use dlx)"),
+        "dlx-array" if array::too_large(instance) => {
+            Some("backend dlx-array: the conflict lists would be too large (use dlx)")
+        }
+        _ => None,
+    }
 }
 
 /// Runs `instance` on the Sudoku suite's engine, [`crate::exact_cover::ExactCover`]
@@ -162,6 +174,7 @@ pub fn run(
     let mut found = match name {
         "dlx" => dlx::Dlx::new(instance).search(limit, max_nodes, &mut each),
         "dlx1" => dlx1(instance, limit, max_nodes, &mut each),
+        "dlx-array" => array::search(instance, limit, max_nodes, &mut each),
         "basic" => basic::search(instance, limit, max_nodes, &mut each),
         "sat" => sat::search(instance, limit, max_nodes, &mut each),
         _ => return None,
@@ -174,7 +187,7 @@ pub fn run(
 mod tests {
     use super::*;
 
-    const NAMES: [&str; 4] = ["dlx", "dlx1", "basic", "sat"];
+    const NAMES: [&str; 5] = ["dlx", "dlx1", "dlx-array", "basic", "sat"];
 
     /// The backends that take `inst` (all but `dlx1` when it has colours).
     fn names(inst: &Instance) -> Vec<&'static str> {
@@ -190,7 +203,7 @@ mod tests {
         assert!(unsupported("dlx1", &coloured).is_some());
         assert!(run("dlx1", &coloured, Limit::All, None, 0, &mut |_| {}).is_none());
         let plain = parse("a | x\na x\n");
-        assert_eq!(names(&plain).len(), 4);
+        assert_eq!(names(&plain).len(), 5);
         assert_eq!(names(&coloured), ["dlx", "basic", "sat"]);
     }
 

@@ -60,7 +60,7 @@ fn too_slow(backend: &str, file: &str) -> bool {
     let big = ["pentominoes-4-15", "pentominoes-5-12", "pentominoes-6-10"];
     match backend {
         "dlx" | "dlx1" => big[1..].iter().any(|b| file.contains(b)),
-        "basic" => big.iter().any(|b| file.contains(b)),
+        "basic" | "dlx-array" => big.iter().any(|b| file.contains(b)),
         _ => file.contains("pentominoes") || file.contains("hard-squares-5"),
     }
 }
