@@ -44,8 +44,12 @@ fn has_extension(file: &str) -> bool {
     f.ends_with(".dlx") || f.ends_with(".xc")
 }
 
-/// The first few kilobytes of a file (decompressed if gzip), as text.
+/// The first few kilobytes of a regular file (decompressed if gzip), as text; `None` for
+/// anything else (reading a pipe would take its data from the run that follows).
 fn head(file: &str) -> Option<String> {
+    if !std::fs::metadata(file).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
     let f = std::fs::File::open(file).ok()?;
     let mut raw = std::io::BufReader::new(f);
     let gzip = std::io::BufRead::fill_buf(&mut raw)

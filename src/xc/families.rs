@@ -124,8 +124,9 @@ pub fn generate(family: &str, args: &[String]) -> Result<String, String> {
             } else {
                 m
             };
-            if !(1..=24).contains(&m) || !(1..=24).contains(&n) {
-                return Err("M and N must be 1 to 24".into());
+            // A row of width 16 has F(18) = 4181 words: 134,000 options at 16x16.
+            if !(1..=16).contains(&m) || !(1..=16).contains(&n) {
+                return Err("M and N must be 1 to 16".into());
             }
             Ok(hard_squares(m, n))
         }
