@@ -118,6 +118,7 @@ pub mod symmetry;
 pub mod test_puzzles;
 pub mod util;
 pub mod verify;
+pub mod xc;
 
 pub use grid::{Candidates, Grid, Puzzle};
 pub use solver::{Count, Limit, Outcome, Solver, Stats};

@@ -23,5 +23,11 @@ pub fn list() -> Result<bool> {
         "lib:PATH:SYMBOL"
     )?;
     writeln!(out, "(* = run by `bench` when no --backends are given)")?;
+    let xc: Vec<&str> = sudobench::xc::BACKENDS.iter().map(|(n, _)| *n).collect();
+    writeln!(
+        out,
+        "Exact-cover files (Knuth's format, docs/exact-cover.md): {}",
+        xc.join(", ")
+    )?;
     Ok(true)
 }

@@ -393,6 +393,11 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
 
 /// `sudobench bench`.
 pub fn bench(args: &BenchArgs) -> Result<bool> {
+    if super::xc::wanted(&args.files) {
+        let mut names = args.backends.clone();
+        names.extend(args.backend.iter().cloned());
+        return super::xc::bench(&names, &args.files, args.settings.max_nodes, args.format);
+    }
     let (_, _, clean) = run_sets(args, true)?;
     Ok(clean)
 }

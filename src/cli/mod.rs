@@ -22,6 +22,7 @@ mod shard;
 mod solve;
 mod solve_order;
 mod verify;
+mod xc;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
@@ -70,6 +71,10 @@ enum Command {
     /// Join the outputs of a run's parts (`--shard K/N`, given in order) into the output one
     /// whole run writes: per-record lines in order, set records added up.
     Merge(merge::MergeArgs),
+    /// Write an exact-cover instance of a classic family in Knuth's format (with its known
+    /// count in a `| count:` comment): queens N, langford N, pentominoes ROWS COLS,
+    /// sudoku PUZZLE, hard-squares M [N].
+    Xc(xc::XcArgs),
     /// The worker process of a `lib:` backend (started by sudobench itself).
     #[command(name = "lib-worker", hide = true)]
     LibWorker(LibWorkerArgs),
@@ -146,6 +151,39 @@ pub fn parse_limit(s: &str) -> Result<solver::Limit, String> {
     }
 }
 
+/// The `--limit` of `count` and `solve`: at least 1, or `0` / `all` for every solution (exact
+/// cover only; `None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountLimit(pub Option<solver::Limit>);
+
+/// Parses a [`CountLimit`].
+pub fn parse_count_limit(s: &str) -> Result<CountLimit, String> {
+    match s {
+        "0" | "all" => Ok(CountLimit(None)),
+        _ => parse_limit(s).map(|l| CountLimit(Some(l))),
+    }
+}
+
+impl CountLimit {
+    /// The exact-cover search limit.
+    pub fn xc(self) -> sudobench::xc::Limit {
+        match self.0 {
+            None => sudobench::xc::Limit::All,
+            Some(l) => sudobench::xc::Limit::AtMost(u64::from(l.get())),
+        }
+    }
+
+    /// The Sudoku limit (`0`/`all` is for exact cover only).
+    pub fn sudoku(self) -> Result<solver::Limit> {
+        self.0.ok_or_else(|| {
+            anyhow::anyhow!(
+                "--limit 0 (all) is for exact-cover files; Sudoku counts need a limit of at \
+                 least 1"
+            )
+        })
+    }
+}
+
 /// The most worker threads any subcommand starts (`--threads`, 1 to this).
 pub const MAX_THREADS: u16 = 256;
 
@@ -212,6 +250,7 @@ pub fn run() -> Result<bool> {
         Command::Generate(args) => generate::generate(&args),
         Command::Grade(args) => grade::grade(&args),
         Command::Merge(args) => merge::merge(&args),
+        Command::Xc(args) => xc::generate(&args),
         Command::LibWorker(args) => Ok(solver::plugin::serve(
             &args.path,
             &args.symbol,

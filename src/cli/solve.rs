@@ -30,6 +30,10 @@ pub struct SolveArgs {
     /// Solve on this many threads, 1 to 256 (output order and content do not change).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=i64::from(super::MAX_THREADS)))]
     threads: u16,
+    /// Exact-cover files only: print up to this many solutions per instance (default 1; `0`
+    /// or `all`: every one).
+    #[arg(long, value_parser = super::parse_count_limit)]
+    limit: Option<super::CountLimit>,
     /// Puzzle files (plain or gzip; `-` or nothing for standard input).
     files: Vec<String>,
 }
@@ -39,9 +43,10 @@ pub struct SolveArgs {
 pub struct CountArgs {
     #[command(flatten)]
     backend: BackendArgs,
-    /// Count solutions up to this many (`N+` means at least N).
-    #[arg(long, default_value = "2", value_parser = super::parse_limit)]
-    limit: Limit,
+    /// Count solutions up to this many (`N+` means at least N); `0` or `all`: every solution
+    /// (exact-cover files only).
+    #[arg(long, default_value = "2", value_parser = super::parse_count_limit)]
+    limit: super::CountLimit,
     /// With `--backend sat`: for each puzzle found unique (or without a solution), write a DRAT
     /// proof that it has no second solution (no solution) as `NAME-LINE.drat`, and the CNF it
     /// refutes as `NAME-LINE.cnf`, into this new or empty directory (NAME: the input's file
@@ -278,8 +283,21 @@ fn lines(mode: Mode, limit: Limit) -> Lines {
 
 /// `sudobench solve`.
 pub fn solve(args: &SolveArgs) -> Result<bool> {
+    if args.no_guess && super::xc::wanted(&args.files) {
+        anyhow::bail!("--no-guess is for Sudoku files, not exact-cover ones");
+    }
     if args.no_guess {
         return super::closure::run(&args.backend, &args.files, args.pencilmarks, args.threads);
+    }
+    if super::xc::wanted(&args.files) {
+        let limit = args
+            .limit
+            .map_or(sudobench::xc::Limit::AtMost(1), |l| l.xc());
+        let max_nodes = args.backend.settings.max_nodes;
+        return super::xc::solve(&args.backend.backend, &args.files, limit, max_nodes);
+    }
+    if args.limit.is_some() {
+        anyhow::bail!("--limit is for exact-cover files (Sudoku's solve decides uniqueness)");
     }
     if super::solve_order::wanted(&args.files) {
         return super::solve_order::run(&args.backend.backend, &args.files, None, false);
@@ -300,8 +318,24 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
 
 /// `sudobench count`.
 pub fn count(args: &CountArgs) -> Result<bool> {
+    if super::xc::wanted(&args.files) {
+        if args.witness || args.proof.is_some() || args.shard.is_some() || args.threads > 1 {
+            anyhow::bail!(
+                "--witness, --proof, --shard and --threads are for Sudoku files; exact-cover \
+                 files: `solve --limit N` prints the solutions"
+            );
+        }
+        let max_nodes = args.backend.settings.max_nodes;
+        return super::xc::count(
+            &args.backend.backend,
+            &args.files,
+            args.limit.xc(),
+            max_nodes,
+        );
+    }
+    let limit = args.limit.sudoku()?;
     if args.proof.is_none() && super::solve_order::wanted(&args.files) {
-        let limit = args.limit.get();
+        let limit = limit.get();
         return super::solve_order::run(
             &args.backend.backend,
             &args.files,
@@ -313,7 +347,7 @@ pub fn count(args: &CountArgs) -> Result<bool> {
     let mode = Mode::Count {
         witness: args.witness,
     };
-    let mut out = lines(mode, args.limit);
+    let mut out = lines(mode, limit);
     match &args.proof {
         None => run_lines(
             &args.backend,
@@ -326,11 +360,11 @@ pub fn count(args: &CountArgs) -> Result<bool> {
             anyhow::bail!("--shard and --proof do not go together: prove each shard's files whole")
         }
         Some(dir) => {
-            let prover = proof::prover(dir, &args.backend, args.limit.get(), &args.files)?;
+            let prover = proof::prover(dir, &args.backend, limit.get(), &args.files)?;
             // One runner per worker stage, each on its own thread; the stages prove too.
             let backend = Backend::builtin(&args.backend.backend, &args.backend.options())?;
             let config = Config {
-                limit: args.limit,
+                limit,
                 threads: 1,
                 chunk_size: CHUNK,
                 ..Config::default()

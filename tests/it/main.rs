@@ -21,3 +21,4 @@ mod runner;
 mod sat;
 mod shard;
 mod threads;
+mod xc;

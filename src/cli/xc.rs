@@ -1,0 +1,434 @@
+//! Exact-cover files (Knuth's format, see `sudobench::xc::knuth`) in `count`, `solve` and
+//! `bench`, and the `xc` subcommand that writes the classic families.
+//!
+//! A run whose files include one ending in `.dlx` or `.xc` (optionally followed by `.gz`), or
+//! whose content starts like Knuth's format, is an exact-cover run: every file in it is read
+//! as an instance. A malformed file gets an `error: FILE:LINE: ...` line and the run goes on.
+
+use super::bench::Format;
+use super::output::Output;
+use anyhow::{bail, Result};
+use clap::Args;
+use std::collections::HashSet;
+use std::hash::BuildHasher;
+use std::io::Read;
+use std::time::Instant;
+use sudobench::xc::{self, check::check, Instance, Limit};
+
+/// Arguments of `sudobench xc`.
+#[derive(Args, Debug)]
+pub struct XcArgs {
+    /// The family: queens N, langford N, pentominoes ROWS COLS, sudoku PUZZLE,
+    /// hard-squares M [N].
+    family: String,
+    /// The family's arguments.
+    args: Vec<String>,
+}
+
+/// `sudobench xc FAMILY ARGS`: the instance on standard output.
+pub fn generate(args: &XcArgs) -> Result<bool> {
+    match xc::families::generate(&args.family, &args.args) {
+        Ok(text) => {
+            let mut out = Output::stdout();
+            out.write(&text);
+            out.finish()?;
+            Ok(true)
+        }
+        Err(e) => bail!("{e}"),
+    }
+}
+
+/// Whether a name ends in `.dlx` or `.xc`, optionally followed by `.gz`.
+fn has_extension(file: &str) -> bool {
+    let f = file.strip_suffix(".gz").unwrap_or(file);
+    f.ends_with(".dlx") || f.ends_with(".xc")
+}
+
+/// The first few kilobytes of a regular file (decompressed if gzip), as text; `None` for
+/// anything else (reading a pipe would take its data from the run that follows).
+fn head(file: &str) -> Option<String> {
+    if !std::fs::metadata(file).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let f = std::fs::File::open(file).ok()?;
+    let mut raw = std::io::BufReader::new(f);
+    let gzip = std::io::BufRead::fill_buf(&mut raw)
+        .ok()?
+        .starts_with(&[0x1f, 0x8b]);
+    let mut buf = Vec::new();
+    let reader: Box<dyn Read> = if gzip {
+        Box::new(flate2::bufread::MultiGzDecoder::new(raw))
+    } else {
+        Box::new(raw)
+    };
+    let _ = reader.take(8192).read_to_end(&mut buf);
+    // Only whole lines.
+    let end = buf
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(buf.len(), |p| p + 1);
+    Some(String::from_utf8_lossy(&buf[..end]).into_owned())
+}
+
+/// Whether `files` make an exact-cover run.
+pub fn wanted(files: &[String]) -> bool {
+    files.iter().any(|f| has_extension(f))
+        || files
+            .iter()
+            .filter(|f| f.as_str() != "-")
+            .any(|f| head(f).is_some_and(|t| xc::knuth::looks_like(&t)))
+}
+
+/// A backend name for exact cover (`bitmask`, the Sudoku default, means `dlx`).
+fn backend_name(name: &str) -> Result<&str> {
+    let name = if name == "bitmask" { "dlx" } else { name };
+    if xc::BACKENDS.iter().any(|(n, _)| *n == name) {
+        Ok(name)
+    } else {
+        bail!(
+            "backend {name} does not solve exact cover; exact-cover backends: {}",
+            names()
+        )
+    }
+}
+
+fn names() -> String {
+    xc::BACKENDS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One backend's run on one instance, every solution checked and remembered (by hash) to
+/// catch one found twice.
+struct Run {
+    found: xc::Found,
+    seconds: f64,
+    /// The first wrong solution, if any.
+    wrong: Option<String>,
+    /// Distinct verified solutions.
+    distinct: u64,
+}
+
+fn run(backend: &str, inst: &Instance, limit: Limit, max_nodes: Option<u64>, keep: usize) -> Run {
+    let mut wrong = None;
+    let mut seen: HashSet<u64> = HashSet::new();
+    let hasher = std::collections::hash_map::RandomState::new();
+    let start = Instant::now();
+    let found = xc::run(backend, inst, limit, max_nodes, keep, &mut |s| {
+        if let Err(e) = check(inst, s) {
+            wrong.get_or_insert_with(|| format!("{e} (solution: {})", inst.solution_text(s)));
+            return;
+        }
+        if !seen.insert(hasher.hash_one(s)) {
+            wrong.get_or_insert_with(|| format!("solution found twice: {}", inst.solution_text(s)));
+        }
+    })
+    .unwrap_or_default();
+    let seconds = start.elapsed().as_secs_f64();
+    Run {
+        distinct: seen.len() as u64,
+        found,
+        seconds,
+        wrong,
+    }
+}
+
+/// What the file's count comment says against a search's result, if they disagree.
+fn against_file(inst: &Instance, f: &xc::Found, limit: Limit) -> Option<String> {
+    let want = inst.expected?;
+    let disagree = if f.limited(limit) {
+        want < f.count
+    } else {
+        f.complete && f.count != want
+    };
+    disagree.then(|| {
+        format!(
+            "{} solutions found, but the file's count is {want} {}",
+            f.count, inst.provenance
+        )
+    })
+}
+
+fn count_text(f: &xc::Found, limit: Limit) -> String {
+    if f.limited(limit) {
+        format!("{}+", f.count)
+    } else if f.complete {
+        f.count.to_string()
+    } else {
+        format!("unknown (at least {})", f.count)
+    }
+}
+
+/// `count` on exact-cover files: one line per file, `FILE: COUNT (nodes N, updates U)`.
+pub fn count(
+    backend: &str,
+    files: &[String],
+    limit: Limit,
+    max_nodes: Option<u64>,
+) -> Result<bool> {
+    let backend = backend_name(backend)?;
+    let start = Instant::now();
+    let mut out = Output::stdout();
+    let (mut ok, mut total) = (0, 0);
+    for file in files {
+        total += 1;
+        let line = match Instance::read_path(file) {
+            Err(e) => format!("error: {e}"),
+            Ok(inst) if xc::unsupported(backend, &inst).is_some() => {
+                let why = xc::unsupported(backend, &inst).unwrap_or_default();
+                format!("error: {file}: {why}")
+            }
+            Ok(inst) => {
+                let r = run(backend, &inst, limit, max_nodes, 0);
+                if let Some(w) = r.wrong {
+                    format!("error: {file}: backend {backend}: {w}")
+                } else if let Some(d) = against_file(&inst, &r.found, limit) {
+                    format!("error: {file}: backend {backend}: {d}")
+                } else {
+                    ok += u64::from(r.found.complete);
+                    format!(
+                        "{file}: {} (nodes {}, updates {})",
+                        count_text(&r.found, limit),
+                        r.found.nodes,
+                        r.found.updates
+                    )
+                }
+            }
+        };
+        out.line(&line);
+    }
+    out.finish()?;
+    eprintln!(
+        "sudobench: {total} instances: {ok} counted, {} not ({:.3} s, backend {backend})",
+        total - ok,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ok == total)
+}
+
+/// `solve` on exact-cover files: up to `limit` solutions per file, one per line (its options
+/// as written in the file, in file order, separated by ` | `), or `no solution`.
+pub fn solve(
+    backend: &str,
+    files: &[String],
+    limit: Limit,
+    max_nodes: Option<u64>,
+) -> Result<bool> {
+    let backend = backend_name(backend)?;
+    let start = Instant::now();
+    let mut out = Output::stdout();
+    let (mut ok, mut total) = (0, 0);
+    for file in files {
+        total += 1;
+        let inst = match Instance::read_path(file) {
+            Err(e) => {
+                out.line(&format!("error: {e}"));
+                continue;
+            }
+            Ok(inst) => inst,
+        };
+        if let Some(why) = xc::unsupported(backend, &inst) {
+            out.line(&format!("error: {file}: {why}"));
+            continue;
+        }
+        let mut lines = Vec::new();
+        let mut wrong = None;
+        let f = xc::run(
+            backend,
+            &inst,
+            limit,
+            max_nodes,
+            0,
+            &mut |s| match check(&inst, s) {
+                Ok(()) => lines.push(inst.solution_text(s)),
+                Err(e) => {
+                    wrong.get_or_insert(e);
+                }
+            },
+        )
+        .unwrap_or_default();
+        if let Some(e) = wrong {
+            out.line(&format!(
+                "error: {file}: backend {backend}: wrong solution: {e}"
+            ));
+            continue;
+        }
+        for l in &lines {
+            out.line(l);
+        }
+        if f.count == 0 {
+            out.line(if f.complete { "no solution" } else { "unknown" });
+        }
+        ok += u64::from(f.count > 0);
+    }
+    out.finish()?;
+    eprintln!(
+        "sudobench: {total} instances: {ok} solved, {} not ({:.3} s, backend {backend})",
+        total - ok,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ok == total)
+}
+
+/// One row of the exact-cover bench.
+#[derive(serde::Serialize)]
+struct Row {
+    instance: String,
+    backend: String,
+    solutions: u64,
+    complete: bool,
+    nodes: u64,
+    updates: u64,
+    seconds: f64,
+    solutions_per_sec: f64,
+    check: String,
+}
+
+/// `bench` on exact-cover files: every backend counts every solution of every instance;
+/// every solution is verified, counts are compared across complete backends and with the
+/// file's count. Exit 1 on any wrong solution or disagreement.
+pub fn bench(
+    backends: &[String],
+    files: &[String],
+    max_nodes: Option<u64>,
+    format: Format,
+) -> Result<bool> {
+    let mut chosen: Vec<&str> = Vec::new();
+    for b in backends {
+        match b.trim() {
+            "all" => chosen.extend(xc::BACKENDS.iter().map(|(n, _)| *n)),
+            n => chosen.push(backend_name(n)?),
+        }
+    }
+    if chosen.is_empty() {
+        chosen = vec!["dlx", "basic"];
+    }
+    let mut seen = HashSet::new();
+    if let Some(twice) = chosen.iter().find(|n| !seen.insert(**n)) {
+        bail!("backend {twice:?} is named twice");
+    }
+    let mut out = Output::stdout();
+    let mut clean = true;
+    let mut rows: Vec<Row> = Vec::new();
+    for file in files {
+        let inst = match Instance::read_path(file) {
+            Err(e) => {
+                eprintln!("error: {e}");
+                clean = false;
+                continue;
+            }
+            Ok(inst) => inst,
+        };
+        // A backend that cannot take the instance (dlx1 and colours) gets no run.
+        let runs: Vec<Option<Run>> = chosen
+            .iter()
+            .map(|b| {
+                xc::unsupported(b, &inst)
+                    .is_none()
+                    .then(|| run(b, &inst, Limit::All, max_nodes, 0))
+            })
+            .collect();
+        // The most distinct verified solutions any backend found: a proven lower bound.
+        let proven = runs
+            .iter()
+            .flatten()
+            .filter(|r| r.wrong.is_none())
+            .map(|r| r.distinct)
+            .max()
+            .unwrap_or(0);
+        for (b, r) in chosen.iter().zip(&runs) {
+            let Some(r) = r else {
+                rows.push(Row {
+                    instance: file.clone(),
+                    backend: b.to_string(),
+                    solutions: 0,
+                    complete: false,
+                    nodes: 0,
+                    updates: 0,
+                    seconds: 0.0,
+                    solutions_per_sec: 0.0,
+                    check: "unsupported: no colours".to_string(),
+                });
+                continue;
+            };
+            let check = if let Some(w) = &r.wrong {
+                format!("wrong: {w}")
+            } else if !r.found.complete {
+                "incomplete".to_string()
+            } else if r.found.count < proven {
+                format!("wrong: {proven} distinct solutions exist")
+            } else if let Some(d) = against_file(&inst, &r.found, Limit::All) {
+                format!("disputed: {d}")
+            } else {
+                "ok".to_string()
+            };
+            if check != "ok" && check != "incomplete" {
+                clean = false;
+                eprintln!("sudobench: {file}: backend {b}: {check}");
+            }
+            let solutions_per_sec = if r.seconds > 0.0 {
+                r.found.count as f64 / r.seconds
+            } else {
+                0.0
+            };
+            rows.push(Row {
+                instance: file.clone(),
+                backend: b.to_string(),
+                solutions: r.found.count,
+                complete: r.found.complete,
+                nodes: r.found.nodes,
+                updates: r.found.updates,
+                seconds: r.seconds,
+                solutions_per_sec,
+                check,
+            });
+        }
+    }
+    match format {
+        Format::Table => {
+            let width = rows
+                .iter()
+                .map(|r| r.instance.len())
+                .max()
+                .unwrap_or(8)
+                .max(8);
+            out.line(&format!(
+                "{:<width$}  {:<7} {:>12} {:>14} {:>16} {:>10} {:>13}  check",
+                "instance", "backend", "solutions", "nodes", "updates", "seconds", "solutions/s"
+            ));
+            for r in &rows {
+                out.line(&format!(
+                    "{:<width$}  {:<7} {:>12} {:>14} {:>16} {:>10.3} {:>13.0}  {}",
+                    r.instance,
+                    r.backend,
+                    if r.complete {
+                        r.solutions.to_string()
+                    } else {
+                        format!("{}?", r.solutions)
+                    },
+                    r.nodes,
+                    r.updates,
+                    r.seconds,
+                    r.solutions_per_sec,
+                    r.check
+                ));
+            }
+        }
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            for r in &rows {
+                w.serialize(r)?;
+            }
+            out.write(&String::from_utf8_lossy(&w.into_inner()?));
+        }
+        Format::Json => {
+            for r in &rows {
+                out.line(&serde_json::to_string(r)?);
+            }
+        }
+    }
+    out.finish()?;
+    Ok(clean)
+}

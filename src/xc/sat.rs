@@ -1,0 +1,138 @@
+//! Exact cover with colours as CNF, solved with varisat; solutions are enumerated by adding,
+//! after each, a clause that blocks it.
+//!
+//! - One variable per option (true: chosen).
+//! - Per primary item: one clause "at least one of its options", and at most one of them.
+//! - Per secondary item: one variable per colour it takes in some option, implied by each
+//!   option that gives it that colour; at most one of {its uncoloured options, its colour
+//!   variables}. So options agreeing on a colour may share the item, an uncoloured use
+//!   excludes every other, and two colours exclude each other.
+//! - At most one: pairwise clauses for up to [`PAIRWISE_MAX`] literals, Sinz's sequential
+//!   counter (n − 1 auxiliary variables, 3n − 4 clauses) beyond.
+//! - Blocking clause after a solution: "not all of these options" (no proper superset of a
+//!   cover is a cover, since every option has a primary item, so each cover is found once).
+//!
+//! `nodes` counts solver calls (one per solution, and one that finds no more); the node
+//! budget limits those calls. varisat offers no budget inside one call.
+
+use super::{Found, Instance, Limit};
+use varisat::{ExtendFormula, Lit, Solver};
+
+/// Groups up to this size get pairwise at-most-one clauses.
+pub const PAIRWISE_MAX: usize = 5;
+
+/// Adds "at most one of `lits`" to `solver`.
+fn at_most_one(solver: &mut Solver, lits: &[Lit]) {
+    if lits.len() <= PAIRWISE_MAX {
+        for (k, &a) in lits.iter().enumerate() {
+            for &b in &lits[k + 1..] {
+                solver.add_clause(&[!a, !b]);
+            }
+        }
+        return;
+    }
+    // s[k]: some of lits[..=k] is true.
+    let n = lits.len();
+    let s: Vec<Lit> = (0..n - 1).map(|_| solver.new_lit()).collect();
+    solver.add_clause(&[!lits[0], s[0]]);
+    for k in 1..n - 1 {
+        solver.add_clause(&[!lits[k], s[k]]);
+        solver.add_clause(&[!s[k - 1], s[k]]);
+        solver.add_clause(&[!lits[k], !s[k - 1]]);
+    }
+    solver.add_clause(&[!lits[n - 1], !s[n - 2]]);
+}
+
+/// Builds the CNF of `instance` in a new solver; returns it with the option variables.
+fn encode(instance: &Instance) -> (Solver<'static>, Vec<Lit>) {
+    let mut solver = Solver::new();
+    let x: Vec<Lit> = (0..instance.options.len())
+        .map(|_| solver.new_lit())
+        .collect();
+    // Per item: its uncoloured options, and its options per colour.
+    let mut plain: Vec<Vec<Lit>> = vec![Vec::new(); instance.items()];
+    let mut coloured: Vec<Vec<(u32, Lit)>> = vec![Vec::new(); instance.items()];
+    for (o, option) in instance.options.iter().enumerate() {
+        for &(i, c) in option {
+            if c == 0 {
+                plain[i].push(x[o]);
+            } else {
+                coloured[i].push((c, x[o]));
+            }
+        }
+    }
+    for i in 0..instance.items() {
+        let mut group = std::mem::take(&mut plain[i]);
+        if i < instance.primary {
+            solver.add_clause(&group);
+        } else {
+            let mut uses = std::mem::take(&mut coloured[i]);
+            uses.sort_by_key(|&(c, _)| c);
+            let mut k = 0;
+            while k < uses.len() {
+                let c = uses[k].0;
+                let y = solver.new_lit();
+                while k < uses.len() && uses[k].0 == c {
+                    solver.add_clause(&[!uses[k].1, y]);
+                    k += 1;
+                }
+                group.push(y);
+            }
+        }
+        at_most_one(&mut solver, &group);
+    }
+    (solver, x)
+}
+
+/// Searches `instance` for up to `limit` solutions within `max_nodes` solver calls, calling
+/// `visit` with each (option indices in increasing order).
+pub fn search(
+    instance: &Instance,
+    limit: Limit,
+    max_nodes: Option<u64>,
+    visit: &mut dyn FnMut(&[usize]),
+) -> Found {
+    let budget = max_nodes.unwrap_or(u64::MAX);
+    let (mut solver, x) = encode(instance);
+    let mut found = Found {
+        complete: true,
+        ..Found::default()
+    };
+    let mut truth = vec![false; x.len()];
+    let mut chosen = Vec::new();
+    loop {
+        found.nodes += 1;
+        if found.nodes > budget {
+            found.complete = false;
+            break;
+        }
+        match solver.solve() {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(_) => {
+                found.complete = false;
+                break;
+            }
+        }
+        let Some(model) = solver.model() else {
+            found.complete = false;
+            break;
+        };
+        truth.iter_mut().for_each(|t| *t = false);
+        for lit in model {
+            if let Some(t) = truth.get_mut(lit.index()) {
+                *t = lit.is_positive();
+            }
+        }
+        chosen.clear();
+        chosen.extend((0..x.len()).filter(|&o| truth[o]));
+        found.count += 1;
+        visit(&chosen);
+        if limit.reached(found.count) {
+            break;
+        }
+        let block: Vec<Lit> = chosen.iter().map(|&o| !x[o]).collect();
+        solver.add_clause(&block);
+    }
+    found
+}

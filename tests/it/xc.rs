@@ -1,0 +1,400 @@
+//! Exact cover at large: the bundled instances through every complete backend, malformed
+//! instances, `solve`, `bench` and the generator, all through the built binary.
+
+use crate::common::run;
+use std::path::Path;
+use std::process::Output;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn stdout(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The bundled instances, by path relative to the package root.
+fn bundled() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(Path::new(ROOT).join("data/xc"))
+        .expect("data/xc")
+        .map(|e| format!("data/xc/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|f| f.contains(".dlx"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The count a file states in its `| count: N (source)` comment, read here on its own.
+fn stated_count(file: &str) -> u64 {
+    let bytes = std::fs::read(Path::new(ROOT).join(file)).unwrap();
+    let text = if file.ends_with(".gz") {
+        use std::io::Read;
+        let mut s = String::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_string(&mut s)
+            .unwrap();
+        s
+    } else {
+        String::from_utf8(bytes).unwrap()
+    };
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("| count: "))
+        .unwrap_or_else(|| panic!("{file} has a count comment"));
+    line.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+/// The largest instances take a backend longer than a test should (seconds to a minute):
+/// those runs are capped here (at 40 solutions, 1 for `sat`, every one still verified) and
+/// run in full by `bench` (see docs/exact-cover.md).
+fn limit(backend: &str) -> &'static str {
+    if backend == "sat" {
+        "1"
+    } else {
+        "40"
+    }
+}
+
+fn too_slow(backend: &str, file: &str) -> bool {
+    let big = ["pentominoes-4-15", "pentominoes-5-12", "pentominoes-6-10"];
+    match backend {
+        "dlx" | "dlx1" => big[1..].iter().any(|b| file.contains(b)),
+        "basic" | "dlx-array" => big.iter().any(|b| file.contains(b)),
+        _ => file.contains("pentominoes") || file.contains("hard-squares-5"),
+    }
+}
+
+/// `FILE: COUNT (nodes N, updates U)` → COUNT as printed.
+fn printed_count(line: &str, file: &str) -> String {
+    let rest = line
+        .strip_prefix(&format!("{file}: "))
+        .unwrap_or_else(|| panic!("{line}"));
+    rest.split(' ').next().unwrap().to_string()
+}
+
+#[test]
+fn every_bundled_instance_reproduces_its_count_on_every_backend() {
+    let files = bundled();
+    assert!(files.len() >= 14, "{files:?}");
+    for backend in ["dlx", "dlx1", "basic", "sat"] {
+        for file in &files {
+            if backend == "dlx1" && file.contains("hard-squares") {
+                // Colours: dlx1 refuses them, saying so.
+                let out = run(&["count", "--backend", backend, file], b"");
+                assert_eq!(
+                    stdout(&out),
+                    vec![format!(
+                        "error: {file}: backend dlx1 takes no colours (use dlx)"
+                    )]
+                );
+                assert_eq!(out.status.code(), Some(1));
+                continue;
+            }
+            let want = stated_count(file);
+            let limit = if too_slow(backend, file) {
+                limit(backend)
+            } else {
+                "0"
+            };
+            let out = run(
+                &["count", "--backend", backend, "--limit", limit, file],
+                b"",
+            );
+            let lines = stdout(&out);
+            assert_eq!(lines.len(), 1, "{backend} {file}: {lines:?}");
+            let got = printed_count(&lines[0], file);
+            if limit == "0" {
+                assert_eq!(got, want.to_string(), "{backend} {file}");
+            } else {
+                let cap: u64 = limit.parse().unwrap();
+                let shown = if want >= cap {
+                    format!("{cap}+")
+                } else {
+                    want.to_string()
+                };
+                assert_eq!(got, shown, "{backend} {file}");
+            }
+            assert_eq!(out.status.code(), Some(0), "{backend} {file}");
+        }
+    }
+}
+
+#[test]
+fn bench_cross_checks_backends_and_the_files_counts() {
+    let small: Vec<String> = bundled()
+        .into_iter()
+        .filter(|f| !f.contains("pentominoes") && !f.contains("hard-squares-5"))
+        .collect();
+    let mut args = vec!["bench", "--backends", "dlx,basic,sat", "--format", "csv"];
+    args.extend(small.iter().map(String::as_str));
+    let out = run(&args, b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = stdout(&out);
+    assert_eq!(
+        lines[0],
+        "instance,backend,solutions,complete,nodes,updates,seconds,solutions_per_sec,check"
+    );
+    assert_eq!(lines.len(), 1 + 3 * small.len());
+    for line in &lines[1..] {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f[2], stated_count(f[0]).to_string(), "{line}");
+        assert_eq!((f[3], f[8]), ("true", "ok"), "{line}");
+    }
+    // The same rows as JSON lines.
+    let mut args = vec!["bench", "--backends", "dlx,basic,sat", "--format", "json"];
+    args.extend(small.iter().map(String::as_str));
+    let out = run(&args, b"");
+    let json = stdout(&out);
+    assert_eq!(json.len(), 3 * small.len());
+    for (line, csv_line) in json.iter().zip(&lines[1..]) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let f: Vec<&str> = csv_line.split(',').collect();
+        assert_eq!(v["instance"], f[0]);
+        assert_eq!(v["backend"], f[1]);
+        assert_eq!(v["solutions"].as_u64().unwrap().to_string(), f[2]);
+        assert_eq!(v["nodes"].as_u64().unwrap().to_string(), f[4]);
+        assert_eq!(v["check"], "ok");
+    }
+    // DLX and the oracle branch alike (MRV, first item on ties): the same node counts.
+    for pair in lines[1..].chunks(3) {
+        let nodes: Vec<&str> = pair.iter().map(|l| l.split(',').nth(4).unwrap()).collect();
+        assert_eq!(nodes[0], nodes[1], "{pair:?}");
+    }
+}
+
+#[test]
+fn a_wrong_count_comment_fails_the_bench_and_the_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(Path::new(ROOT).join("data/xc/queens-8.dlx")).unwrap();
+    let wrong = text.replace("| count: 92", "| count: 91");
+    std::fs::write(dir.path().join("q.dlx"), wrong).unwrap();
+    let out = crate::common::run_in(dir.path(), &["bench", "--backends", "dlx", "q.dlx"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "q.dlx: backend dlx: disputed: 92 solutions found, but the file's count is 91"
+        ),
+        "{err}"
+    );
+    let out = crate::common::run_in(dir.path(), &["count", "--limit", "all", "q.dlx"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out)[0].starts_with("error: q.dlx: backend dlx: 92 solutions found"));
+}
+
+#[test]
+fn malformed_instances_name_file_line_and_item_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "n".repeat(33);
+    let cases: Vec<(&str, String, String)> = vec![
+        ("unknown.dlx", "a b\na b\nb zz\n".into(), "error: unknown.dlx:3: unknown item zz".into()),
+        ("twice.dlx", "a b\na b a\n".into(), "error: twice.dlx:2: item a appears twice in the option".into()),
+        (
+            "uncovered.dlx",
+            "| c\na b | x\na x\n".into(),
+            "error: uncovered.dlx:2: primary item b is in no option: the instance has no solution".into(),
+        ),
+        (
+            "colour.dlx",
+            "a | x\na:red x\n".into(),
+            "error: colour.dlx:2: primary item a has colour red: only secondary items take colours".into(),
+        ),
+        (
+            "colon.dlx",
+            "a b:c\na\n".into(),
+            "error: colon.dlx:1: bad name \"b:c\": names may not contain `:` (it separates an item from its colour)".into(),
+        ),
+        (
+            "bar.dlx",
+            "a | x\na x|y\n".into(),
+            "error: bar.dlx:2: bad name \"x|y\": names may not contain `|`".into(),
+        ),
+        (
+            "long.dlx",
+            format!("a {long}\na {long}\n"),
+            format!("error: long.dlx:1: bad name \"{long}\": 33 bytes, names are at most 32"),
+        ),
+        (
+            "empty.dlx",
+            "| nothing but a comment\n".into(),
+            "error: empty.dlx:1: no item line: the first line that is not a comment must name the items".into(),
+        ),
+        (
+            "secondary.dlx",
+            "a | x\nx\na\n".into(),
+            "error: secondary.dlx:2: the option has no primary item (no solution could contain it)".into(),
+        ),
+    ];
+    let mut args = vec!["count".to_string()];
+    let mut want = Vec::new();
+    for (name, text, line) in &cases {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        args.push(name.to_string());
+        want.push(line.clone());
+        // A good file after each bad one: the run goes on.
+        std::fs::write(dir.path().join("good.dlx"), "a b | x\na x\nb x\nb\n").unwrap();
+        args.push("good.dlx".into());
+        want.push("good.dlx: 1 (nodes 3, updates 5)".into());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = crate::common::run_in(dir.path(), &args, b"");
+    assert_eq!(stdout(&out), want);
+    assert_eq!(out.status.code(), Some(1));
+    // A file that cannot be opened.
+    let out = run(&["count", "no/such/file.dlx"], b"");
+    let lines = stdout(&out);
+    assert!(
+        lines[0].starts_with("error: no/such/file.dlx:0: cannot read"),
+        "{lines:?}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn solve_prints_solutions_as_option_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let knuth = "| TAOCP 7.2.2.1 (49)\np q r | x y\np q x y:A\np r x:A y\np x:B\nq x:A\nr y:B\n";
+    std::fs::write(dir.path().join("k.xc"), knuth).unwrap();
+    for backend in ["dlx", "basic", "sat"] {
+        let out = crate::common::run_in(dir.path(), &["solve", "--backend", backend, "k.xc"], b"");
+        assert_eq!(stdout(&out), vec!["p r x:A y | q x:A"], "{backend}");
+        assert_eq!(out.status.code(), Some(0));
+    }
+    // Every solution with --limit 0: the four solutions of 6 queens, each verified.
+    let out = run(&["solve", "--limit", "0", "data/xc/langford-7.dlx"], b"");
+    let lines = stdout(&out);
+    assert_eq!(lines.len(), 52);
+    let mut sorted = lines.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 52, "distinct");
+    assert_eq!(lines[0].split(" | ").count(), 7);
+    // No solution.
+    let out = run(&["solve", "data/xc/langford-5.dlx"], b"");
+    assert_eq!(stdout(&out), vec!["no solution"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn budgets_and_limits() {
+    for backend in ["dlx", "basic", "sat"] {
+        let out = run(
+            &[
+                "count",
+                "--backend",
+                backend,
+                "--limit",
+                "all",
+                "--max-nodes",
+                "5",
+                "data/xc/queens-10.dlx",
+            ],
+            b"",
+        );
+        let lines = stdout(&out);
+        assert!(
+            lines[0].starts_with("data/xc/queens-10.dlx: unknown (at least "),
+            "{backend}: {lines:?}"
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let out = run(
+            &[
+                "count",
+                "--backend",
+                backend,
+                "--limit",
+                "3",
+                "data/xc/queens-10.dlx",
+            ],
+            b"",
+        );
+        assert!(
+            stdout(&out)[0].starts_with("data/xc/queens-10.dlx: 3+ "),
+            "{backend}"
+        );
+        assert_eq!(out.status.code(), Some(0));
+    }
+    // A backend that does not solve exact cover, and --limit 0 on a Sudoku file: usage errors.
+    let out = run(&["count", "--backend", "wide", "data/xc/queens-8.dlx"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not solve exact cover"));
+    let out = run(&["count", "--limit", "0", "data/puzzles2_17_clue.gz"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    // Sudoku-only flags on exact-cover files.
+    for args in [
+        &["count", "--witness", "data/xc/queens-8.dlx"][..],
+        &["count", "--threads", "2", "data/xc/queens-8.dlx"],
+        &[
+            "count",
+            "--backend",
+            "sat",
+            "--proof",
+            "p",
+            "data/xc/queens-8.dlx",
+        ],
+        &["solve", "--no-guess", "data/xc/queens-8.dlx"],
+    ] {
+        let out = run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("for Sudoku files"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn the_generator_writes_the_bundled_instances() {
+    for file in bundled() {
+        if file.contains("sudoku") {
+            continue;
+        }
+        let name = file.trim_start_matches("data/xc/").trim_end_matches(".dlx");
+        let mut args = vec!["xc"];
+        args.extend(name.split('-').filter(|s| !s.is_empty()));
+        // hard-squares is one family name.
+        let args: Vec<String> = if name.starts_with("hard-squares") {
+            let mut a = vec!["xc".to_string(), "hard-squares".to_string()];
+            a.extend(name["hard-squares-".len()..].split('-').map(str::to_string));
+            a
+        } else {
+            args.iter().map(|s| s.to_string()).collect()
+        };
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run(&args, b"");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let bundled = std::fs::read(Path::new(ROOT).join(&file)).unwrap();
+        assert!(
+            out.stdout == bundled,
+            "{file} differs from `sudobench {}`",
+            args.join(" ")
+        );
+    }
+    let out = run(&["xc", "pentominoes", "7", "9"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["xc", "rubik"], b"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown family"));
+}
+
+#[test]
+fn content_is_recognised_without_the_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        Path::new(ROOT).join("data/xc/queens-8.dlx"),
+        dir.path().join("queens.txt"),
+    )
+    .unwrap();
+    let out = crate::common::run_in(dir.path(), &["count", "--limit", "0", "queens.txt"], b"");
+    assert_eq!(
+        stdout(&out)[0].split(' ').nth(1),
+        Some("92"),
+        "{:?}",
+        stdout(&out)
+    );
+}
