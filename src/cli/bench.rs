@@ -2,9 +2,9 @@
 //! runner, print the figures, and (for `report`) rewrite the generated part of RESULTS.md and
 //! the SVG chart.
 
-use super::output::Output;
+use super::output::{Format, Output};
 use anyhow::{bail, Context, Result};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -22,17 +22,6 @@ pub const DEFAULT_TIME_BUDGET: f64 = 4.0;
 
 /// How many mismatches / parse errors are printed per data set (all are counted).
 const PRINT_LIMIT: u64 = 50;
-
-/// Output formats of `bench`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Aligned table for people.
-    Table,
-    /// CSV, one row per (data set, backend), with a header.
-    Csv,
-    /// JSON lines, one object per (data set, backend).
-    Json,
-}
 
 /// Arguments of `sudobench bench`.
 #[derive(Args, Debug, Clone)]

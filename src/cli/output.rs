@@ -66,3 +66,14 @@ impl Output {
         }
     }
 }
+
+/// Output formats of `bench` (on Sudoku sets and on exact-cover instances alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned table for people.
+    Table,
+    /// CSV, one row per (data set, backend), with a header.
+    Csv,
+    /// JSON lines, one object per (data set, backend).
+    Json,
+}

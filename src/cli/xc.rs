@@ -5,7 +5,7 @@
 //! whose content starts like Knuth's format, is an exact-cover run: every file in it is read
 //! as an instance. A malformed file gets an `error: FILE:LINE: ...` line and the run goes on.
 
-use super::bench::Format;
+use super::output::Format;
 use super::output::Output;
 use anyhow::{bail, Result};
 use clap::Args;
