@@ -6,7 +6,7 @@
 //! spacers. Each node also holds a colour (0: none). Choosing an option *commits* its other
 //! items: an uncoloured item is covered as in Algorithm X; a coloured one is *purified*: the
 //! options that give the item another colour are hidden, and the nodes of the same colour are
-//! marked (colour [`PURIFIED`]) so later covers leave them alone. Branching is on the active
+//! marked (colour `PURIFIED`) so later covers leave them alone. Branching is on the active
 //! primary item with fewest options (MRV, first in item order on ties). The search is
 //! iterative, so deep instances cannot overflow the stack.
 
