@@ -1,7 +1,11 @@
 """Throughput of sudobench.distributed on a LocalCluster with 1 and 2 worker processes,
 against the CLI on the same work (wall-clock seconds; run on a quiet machine).
 
-    python scripts/distributed_perf.py path/to/sudobench [--generate N] [--repeat R]
+    python scripts/distributed_perf.py path/to/sudobench [--generate N] [--hard] [--repeat R]
+        [--chunk N] [--only NAME]
+
+`--hard` generates with `--hard` (about 0.01 s per puzzle: work worth a cluster); without it
+`generate` makes 2,000 puzzles in about 0.1 s, which fixed costs of a cluster run dominate.
 
 Needs `pip install "./python[dask]"` in the running Python. Prints one line per figure.
 """
@@ -32,20 +36,28 @@ def main():
     ap.add_argument("cli")
     ap.add_argument("--generate", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--hard", action="store_true")
+    ap.add_argument("--chunk", type=int, default=None,
+                    help="records per bench task (default: the module's, four tasks per worker)")
+    ap.add_argument("--only", help="run only the figures whose name starts with this")
     args = ap.parse_args()
     print("load:", os.getloadavg())
     work = {
         f"bench {b}": (
             [args.cli, "bench", "--format", "json", "--time-budget", "0", "--backends", b,
              HARDEST],
-            lambda c, b=b: sd.bench(c, [HARDEST], backends=[b], chunk_size=1000),
+            lambda c, b=b: sd.bench(c, [HARDEST], backends=[b], chunk_size=args.chunk),
         )
         for b in ["bitmask", "dlx-array"]
     }
-    work[f"generate {args.generate}"] = (
-        [args.cli, "generate", "--count", str(args.generate)],
-        lambda c: sd.generate(c, count=args.generate, chunk_size=100),
+    hard = ["--hard"] if args.hard else []
+    options = {"min_guesses": 20.0} if args.hard else {}
+    work[f"generate {args.generate}{' --hard' if args.hard else ''}"] = (
+        [args.cli, "generate", "--count", str(args.generate), *hard],
+        lambda c: sd.generate(c, count=args.generate, chunk_size=100, **options),
     )
+    if args.only:
+        work = {name: w for name, w in work.items() if name.startswith(args.only)}
     cli = {
         name: best(args.repeat, lambda cmd=cmd: subprocess.run(
             cmd, check=False, capture_output=True))

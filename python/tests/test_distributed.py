@@ -82,6 +82,8 @@ def test_bench_totals_equal_the_cli(client):
 def test_verify_and_grade_equal_the_cli(client):
     run = sd.verify(client, [NOSOL, SERG], chunk_size=5)
     assert run.output == cli("verify", "--format", "json", NOSOL, SERG)
+    # The default chunks: about four per worker over all the records.
+    assert sd.verify(client, [NOSOL, SERG]).output == run.output
     graded = sd.grade(client, [NOSOL], symmetries=2, chunk_size=8)
     assert graded.output == cli("grade", "--format", "json", "--symmetries", "2", NOSOL)
     assert graded.sums == cli("grade", "--summary", "--format", "json", "--symmetries", "2",

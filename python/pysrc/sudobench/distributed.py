@@ -40,7 +40,9 @@ from . import _native
 __all__ = ["Run", "Failed", "count", "verify", "bench", "grade", "generate", "certify"]
 
 #: Records per chunk by default: big enough that scheduling costs little next to solving.
-CHUNK = 2000
+#: Tasks per worker when ``chunk_size`` is not given: few enough that a task's fixed cost
+#: (scheduling, shipping, one runner) is small beside its work, enough to even out the load.
+TASKS_PER_WORKER = 4
 
 
 @dataclass
@@ -108,18 +110,32 @@ class _Progress:
         sys.stderr.flush()
 
 
-def _chunks(files: Sequence[str], size: int) -> list[tuple[str, list[tuple]]]:
-    """The records of every file, cut into chunks of at most ``size`` (never across files)."""
-    if size < 1:
+def _chunks(
+    files: Sequence[str], size: int | None, workers: int
+) -> list[tuple[str, list[tuple]]]:
+    """The records of every file, cut into chunks of at most ``size`` (never across files);
+    ``None``: about :data:`TASKS_PER_WORKER` chunks per worker over all the records."""
+    if size is not None and size < 1:
         raise ValueError(f"chunk_size must be at least 1, got {size}")
+    every = [(str(path), _native.records(str(path))) for path in files]
+    if size is None:
+        total = sum(len(items) for _, items in every)
+        size = max(1, -(-total // (TASKS_PER_WORKER * max(1, workers))))
     chunks = []
-    for path in files:
-        items = _native.records(str(path))
+    for path, items in every:
         for at in range(0, len(items), size):
-            chunks.append((str(path), items[at : at + size]))
+            chunks.append((path, items[at : at + size]))
         if not items:
-            chunks.append((str(path), []))
+            chunks.append((path, []))
     return chunks
+
+
+def _workers(client: Any) -> int:
+    """How many workers the cluster has now (at least 1)."""
+    try:
+        return max(1, len(client.scheduler_info()["workers"]))
+    except Exception:  # a client without scheduler information: plan for one worker
+        return 1
 
 
 def _where(source: str, items: list[tuple]) -> tuple[str, int, int]:
@@ -160,14 +176,14 @@ def _records_run(
     files: Sequence[str] | str,
     *,
     backends: list[str],
-    chunk_size: int,
+    chunk_size: int | None,
     retries: int,
     progress: bool,
     **options: Any,
 ) -> tuple[list[Any], list[Failed]]:
     if isinstance(files, str):
         files = [files]
-    chunks = _chunks(files, chunk_size)
+    chunks = _chunks(files, chunk_size, _workers(client))
     # Keyword options travel through a small wrapper (submit's own keywords come first).
     jobs: list[tuple[Callable[..., Any], tuple, tuple[str, int, int], int]] = [
         (
@@ -195,7 +211,7 @@ def count(
     backend: str = "bitmask",
     limit: int = 2,
     *,
-    chunk_size: int = CHUNK,
+    chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
     max_nodes: int | None = None,
@@ -217,7 +233,7 @@ def verify(
     backend: str = "bitmask",
     *,
     cross_check: bool = False,
-    chunk_size: int = CHUNK,
+    chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
 ) -> Run:
@@ -239,7 +255,7 @@ def bench(
     backends: Sequence[str] = ("bitmask",),
     limit: int = 2,
     *,
-    chunk_size: int = CHUNK,
+    chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
 ) -> Run:
@@ -260,7 +276,7 @@ def grade(
     symmetries: int = 16,
     seed: int = 1,
     *,
-    chunk_size: int = 500,
+    chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
 ) -> Run:
@@ -283,7 +299,7 @@ def certify(
     files: Sequence[str] | str,
     *,
     max_nodes: int | None = None,
-    chunk_size: int = 500,
+    chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
 ) -> Run:
