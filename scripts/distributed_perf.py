@@ -54,7 +54,7 @@ def main():
     options = {"min_guesses": 20.0} if args.hard else {}
     work[f"generate {args.generate}{' --hard' if args.hard else ''}"] = (
         [args.cli, "generate", "--count", str(args.generate), *hard],
-        lambda c: sd.generate(c, count=args.generate, chunk_size=100, **options),
+        lambda c: sd.generate(c, count=args.generate, **options),
     )
     if args.only:
         work = {name: w for name, w in work.items() if name.startswith(args.only)}

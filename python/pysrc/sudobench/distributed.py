@@ -325,7 +325,7 @@ def generate(
     count: int = 10,
     seed: int = 1,
     *,
-    chunk_size: int = 100,
+    chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
     **options: Any,
@@ -334,6 +334,8 @@ def generate(
     from the seed and ``i`` alone, so the output is the CLI's for any number of workers.
     ``options``: ``symmetry``, ``min_clues``, ``max_clues``, ``min_guesses``, ``symmetries``,
     ``climb``, ``attempts``, ``confirm``, ``no_solution`` (the CLI's flags)."""
+    if chunk_size is None:
+        chunk_size = max(1, -(-count // (TASKS_PER_WORKER * _workers(client))))
     if count < 0 or chunk_size < 1:
         raise ValueError("count must be >= 0 and chunk_size >= 1")
     options["seed"] = seed
