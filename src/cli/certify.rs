@@ -167,61 +167,48 @@ fn certified_before(path: &PathBuf) -> Result<HashSet<(String, u64)>> {
     Ok(done)
 }
 
-/// `source`, `line` and `certified` of a CSV row.
-fn resume_csv(row: &str) -> Option<(String, u64, bool)> {
-    let (source, rest) = if let Some(quoted) = row.strip_prefix('"') {
-        let mut source = String::new();
-        let mut chars = quoted.char_indices();
-        loop {
-            match chars.next()? {
-                (i, '"') if quoted[i + 1..].starts_with('"') => {
-                    source.push('"');
-                    chars.next();
-                }
-                (i, '"') => break (source, quoted[i + 1..].strip_prefix(',')?),
-                (_, c) => source.push(c),
-            }
-        }
-    } else {
-        let (s, rest) = row.split_once(',')?;
-        (s.to_string(), rest)
-    };
-    let mut fields = rest.split(',');
-    let line = fields.next()?.parse().ok()?;
-    let _count = fields.next()?;
-    let certified = fields.next()? == "yes";
-    // A row cut short has fewer fields than a whole one.
-    (fields.count() >= 5).then_some((source, line, certified))
+/// The fields of an earlier row that `--resume` needs. A row cut short by an interruption
+/// does not read (JSON: unbalanced; CSV: fewer fields than the header's nine).
+#[derive(serde::Deserialize)]
+struct Resumed {
+    source: String,
+    line: u64,
+    #[serde(deserialize_with = "yes_or_true")]
+    certified: bool,
 }
 
-/// `source`, `line` and `certified` of a JSON row (as this command writes them).
+/// `certified` as CSV (`yes`/`no`) or JSON (`true`/`false`) writes it.
+fn yes_or_true<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Flag {
+        Bool(bool),
+        Text(String),
+    }
+    match <Flag as serde::Deserialize>::deserialize(d)? {
+        Flag::Bool(b) => Ok(b),
+        Flag::Text(t) => Ok(t == "yes"),
+    }
+}
+
+/// `source`, `line` and `certified` of a CSV row (quoted fields as the `csv` crate reads them).
+fn resume_csv(row: &str) -> Option<(String, u64, bool)> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(row.as_bytes());
+    let record = reader.records().next()?.ok()?;
+    if record.len() != CertifyRow::CSV_HEADER.split(',').count() {
+        return None;
+    }
+    let headers = csv::StringRecord::from(CertifyRow::CSV_HEADER.split(',').collect::<Vec<_>>());
+    let r: Resumed = record.deserialize(Some(&headers)).ok()?;
+    Some((r.source, r.line, r.certified))
+}
+
+/// `source`, `line` and `certified` of a JSON row.
 fn resume_json(row: &str) -> Option<(String, u64, bool)> {
-    let rest = row.strip_prefix("{\"source\":\"")?;
-    let mut source = String::new();
-    let mut chars = rest.char_indices();
-    let after = loop {
-        match chars.next()? {
-            (i, '"') => break &rest[i + 1..],
-            (_, '\\') => match chars.next()?.1 {
-                'n' => source.push('\n'),
-                'r' => source.push('\r'),
-                't' => source.push('\t'),
-                'u' => {
-                    let hex: String = (0..4)
-                        .map(|_| chars.next().map(|c| c.1))
-                        .collect::<Option<_>>()?;
-                    source.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
-                }
-                c => source.push(c),
-            },
-            (_, c) => source.push(c),
-        }
-    };
-    let after = after.strip_prefix(",\"line\":")?;
-    let end = after.find(',')?;
-    let line = after[..end].parse().ok()?;
-    let certified = after.contains(",\"certified\":true,");
-    row.ends_with('}').then_some((source, line, certified))
+    let r: Resumed = serde_json::from_str(row).ok()?;
+    Some((r.source, r.line, r.certified))
 }
 
 /// The row of one puzzle.

@@ -396,13 +396,22 @@ pub fn rows(sets: &[SetReport], config: &Config) -> Vec<BenchRow> {
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.
 pub fn csv_field(s: &str) -> String {
+    if s.is_empty() {
+        // (A record of one empty field would be written `""`.)
+        return String::new();
+    }
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new());
-    // Writing to memory cannot fail.
-    writer.write_field(s).ok();
+    // Writing to memory cannot fail. A whole record, so that the writer closes the quotes
+    // (it closes a quoted field only when the field ends), without its line break.
+    writer.write_record([s]).ok();
     let bytes = writer.into_inner().unwrap_or_default();
-    String::from_utf8(bytes).unwrap_or_default()
+    let mut text = String::from_utf8(bytes).unwrap_or_default();
+    if text.ends_with('\n') {
+        text.pop();
+    }
+    text
 }
 
 /// CSV lines of string fields (`None`: an empty field), quoted where needed by the csv crate.
@@ -595,6 +604,14 @@ pub fn splice(page: &str, generated: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_fields_are_quoted_whole() {
+        assert_eq!(csv_field("plain"), "plain");
+        assert_eq!(csv_field(""), "");
+        assert_eq!(csv_field("a,\"b.txt"), "\"a,\"\"b.txt\"");
+        assert_eq!(csv_field("two\nlines"), "\"two\nlines\"");
+    }
 
     #[test]
     fn separators_and_json_strings() {

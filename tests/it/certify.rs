@@ -3,9 +3,8 @@
 //! that does not follow, another puzzle's proof, a truncated file, a false claim) are rejected,
 //! and both checkers agree on them; the command's rows, exit status, `--keep` and `--resume`.
 
-use super::common::{run, run_in, CLASH, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, OPEN};
+use super::common::{run, run_in, sample, CLASH, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, OPEN};
 use super::sat::{rate, rate_verifies};
-use crate::common::sample;
 use std::path::Path;
 use sudobench::certify::check::{Checker, Claim, Rejection};
 use sudobench::certify::search::{Found, Producer};
@@ -409,6 +408,55 @@ fn a_run_cut_short_resumes_where_it_stopped_in_csv_and_json() {
         b"",
     );
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// A file name with a comma and a quote is quoted whole in CSV rows, and `--resume` reads it
+/// back (the closing quote was missing, so such a run could not be resumed).
+#[test]
+fn a_quoted_file_name_resumes_in_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "a,\"b.txt";
+    let puzzles: String = [HARD, EASY, CLASH]
+        .iter()
+        .map(|p| format!("{p}\n"))
+        .collect();
+    std::fs::write(dir.path().join(name), puzzles).unwrap();
+    let whole = run_in(dir.path(), &["certify", "--format", "csv", name], b"");
+    let text = String::from_utf8(whole.stdout).unwrap();
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("\"a,\"\"b.txt\",1,1,yes,"),
+        "{text}"
+    );
+    let previous = dir.path().join("previous.csv");
+    std::fs::write(
+        &previous,
+        text.lines()
+            .take(3)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>(),
+    )
+    .unwrap();
+    let rest = run_in(
+        dir.path(),
+        &[
+            "certify",
+            "--format",
+            "csv",
+            "--resume",
+            previous.to_str().unwrap(),
+            name,
+        ],
+        b"",
+    );
+    assert!(
+        String::from_utf8_lossy(&rest.stderr).contains("2 skipped"),
+        "{}",
+        String::from_utf8_lossy(&rest.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&rest.stdout).lines().count(), 2);
 }
 
 /// `count --proof` writes its proofs on the worker stages: two threads write the same files,
