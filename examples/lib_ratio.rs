@@ -17,9 +17,11 @@
 //! clock crashes; `none` measures the loading). Valgrind has no AVX-512: build the library
 //! for callgrind with `CFLAGS_PEERS="-O3 -march=native -mno-avx512f" scripts/peers.sh`.
 
+#[path = "shared/mod.rs"]
+mod shared;
+
 use std::ffi::{c_char, CString};
-use sudobench::format::Reader;
-use sudobench::grid::{Grid, Puzzle};
+use sudobench::grid::Puzzle;
 use sudobench::solver::bitmask::Bitmask;
 use sudobench::solver::{Limit, Options, Solver};
 
@@ -39,23 +41,6 @@ const DEFAULT_SETS: &[&str] = &[
 
 /// tdoku's C signature.
 type SolveFn = unsafe extern "C" fn(*const c_char, usize, u32, *mut c_char, *mut usize) -> usize;
-
-fn cpu_now() -> f64 {
-    sudobench::util::thread_cpu_time().as_secs_f64()
-}
-
-fn load(path: &str, sample: usize) -> anyhow::Result<Vec<Grid>> {
-    let mut out = Vec::new();
-    for rec in Reader::open(path)? {
-        if let Puzzle::Grid(g) = rec?.puzzle {
-            out.push(g);
-            if out.len() == sample {
-                break;
-            }
-        }
-    }
-    Ok(out)
-}
 
 /// Solutions counted, guesses.
 fn run_bitmask(solver: &mut Bitmask, puzzles: &[Puzzle], limit: Limit) -> (u64, u64) {
@@ -86,9 +71,9 @@ fn run_lib(solve: SolveFn, puzzles: &[CString], limit: usize) -> (u64, u64) {
 
 /// `run`'s answer and the thread CPU time it took.
 fn timed(run: impl FnOnce() -> (u64, u64)) -> (f64, u64, u64) {
-    let start = cpu_now();
+    let start = shared::cpu_seconds();
     let (count, guesses) = run();
-    (cpu_now() - start, count, guesses)
+    (shared::cpu_seconds() - start, count, guesses)
 }
 
 fn main() -> anyhow::Result<()> {
@@ -131,7 +116,7 @@ fn main() -> anyhow::Result<()> {
         );
     }
     for file in &files {
-        let grids = load(file, sample)?;
+        let grids = shared::grids(file, sample);
         let puzzles: Vec<Puzzle> = grids.iter().map(|&g| g.into()).collect();
         let texts: Vec<CString> = grids
             .iter()

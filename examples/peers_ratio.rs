@@ -13,8 +13,10 @@
 //! Prints per set: puzzles/s and µs/puzzle for both, the ratio bitmask / sudoku, the share
 //! of puzzles bitmask solves without guessing and its guesses per puzzle.
 
-use sudobench::format::Reader;
-use sudobench::grid::{Grid, Puzzle};
+#[path = "shared/mod.rs"]
+mod shared;
+
+use sudobench::grid::Grid;
 use sudobench::solver::bitmask::Bitmask;
 use sudobench::solver::{Limit, Options, Solver};
 
@@ -28,27 +30,8 @@ const DEFAULT_SETS: &[&str] = &[
     "data/puzzles6_forum_hardest_1106.gz",
 ];
 
-/// CPU time of this thread in seconds. Unlike wall-clock time it does not count the time the
-/// thread spends waiting for a core, which on a loaded shared machine is most of the noise.
-fn cpu_now() -> f64 {
-    sudobench::util::thread_cpu_time().as_secs_f64()
-}
-
-fn load(path: &str, sample: usize) -> anyhow::Result<Vec<Grid>> {
-    let mut out = Vec::new();
-    for rec in Reader::open(path)? {
-        if let Puzzle::Grid(g) = rec?.puzzle {
-            out.push(g);
-            if out.len() == sample {
-                break;
-            }
-        }
-    }
-    Ok(out)
-}
-
 fn time_bitmask(solver: &mut Bitmask, puzzles: &[Grid], limit: u32) -> (f64, u64) {
-    let start = cpu_now();
+    let start = shared::cpu_seconds();
     let mut check = 0u64;
     for p in puzzles {
         if let Some(n) = solver
@@ -59,11 +42,11 @@ fn time_bitmask(solver: &mut Bitmask, puzzles: &[Grid], limit: u32) -> (f64, u64
             check += n as u64;
         }
     }
-    (cpu_now() - start, check)
+    (shared::cpu_seconds() - start, check)
 }
 
 fn time_sudoku(puzzles: &[sudoku::Sudoku], limit: u32) -> (f64, u64) {
-    let start = cpu_now();
+    let start = shared::cpu_seconds();
     let mut check = 0u64;
     for p in puzzles {
         check += if limit == 1 {
@@ -72,7 +55,7 @@ fn time_sudoku(puzzles: &[sudoku::Sudoku], limit: u32) -> (f64, u64) {
             p.solutions_count_up_to(limit as usize) as u64
         };
     }
-    (cpu_now() - start, check)
+    (shared::cpu_seconds() - start, check)
 }
 
 fn main() -> anyhow::Result<()> {
@@ -102,7 +85,7 @@ fn main() -> anyhow::Result<()> {
         "set", "n", "bitmask/s", "µs", "sudoku/s", "µs", "ratio", "no-guess", "guesses"
     );
     for file in &files {
-        let grids = load(file, sample)?;
+        let grids = shared::grids(file, sample);
         let peers: Vec<sudoku::Sudoku> = grids
             .iter()
             .map(|g| sudoku::Sudoku::from_bytes_slice(g.cells()))

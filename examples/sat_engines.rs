@@ -11,40 +11,26 @@
 //! ```
 //! Defaults: 3 rounds, the first 3000 17-clue puzzles.
 
+#[path = "shared/mod.rs"]
+mod shared;
+
 use batsat::{lbool, SolverInterface};
-use sudobench::format::Reader;
-use sudobench::grid::{Grid, Puzzle};
+use sudobench::grid::Grid;
 use sudobench::solver::sat::{Encoding, Formula, Givens};
 use sudobench::solver::{Count, Limit, Options, Solver};
-
-fn cpu_seconds() -> f64 {
-    sudobench::util::thread_cpu_time().as_secs_f64()
-}
-
-fn load(path: &str, take: usize) -> Vec<Grid> {
-    let root = env!("CARGO_MANIFEST_DIR");
-    Reader::open(&format!("{root}/{path}"))
-        .expect("data set opens")
-        .take(take)
-        .map(|r| match r.expect("record parses").puzzle {
-            Puzzle::Grid(g) => g,
-            Puzzle::Candidates(_) => panic!("grid data set"),
-        })
-        .collect()
-}
 
 /// A backend by name: (seconds, puzzles counted unique).
 fn backend_run(name: &str, encoding: Encoding, puzzles: &[Grid]) -> (f64, usize) {
     let options = Options::default().with(encoding);
     let mut s = sudobench::backends::build(name, &options).expect("backend builds");
-    let start = cpu_seconds();
+    let start = shared::cpu_seconds();
     let mut unique = 0;
     for g in puzzles {
         if s.solve(&(*g).into(), Limit::TWO).count() == Count::Exactly(1) {
             unique += 1;
         }
     }
-    (cpu_seconds() - start, unique)
+    (shared::cpu_seconds() - start, unique)
 }
 
 struct Quiet;
@@ -61,7 +47,7 @@ fn batsat_reuse_run(encoding: Encoding, puzzles: &[Grid], rebuild: usize) -> (f6
     let mut base = Formula::new();
     base.build(encoding, Givens::Grid(&Grid::EMPTY));
     let base_vars = base.num_vars();
-    let start = cpu_seconds();
+    let start = shared::cpu_seconds();
     let new_solver = || {
         let mut s = batsat::Solver::new(batsat::SolverOpts::default(), Quiet);
         for _ in 0..base_vars {
@@ -115,7 +101,7 @@ fn batsat_reuse_run(encoding: Encoding, puzzles: &[Grid], rebuild: usize) -> (f6
             unique += 1;
         }
     }
-    (cpu_seconds() - start, unique)
+    (shared::cpu_seconds() - start, unique)
 }
 
 fn main() {
@@ -123,14 +109,14 @@ fn main() {
     let rounds: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(3);
     let sample: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(3000);
     let sets = [
-        ("17-clue", load("data/puzzles2_17_clue.gz", sample)),
+        ("17-clue", shared::grids("data/puzzles2_17_clue.gz", sample)),
         (
             "magictour",
-            load("data/puzzles3_magictour_top1465.gz", usize::MAX),
+            shared::grids("data/puzzles3_magictour_top1465.gz", usize::MAX),
         ),
         (
             "1106",
-            load("data/puzzles6_forum_hardest_1106.gz", usize::MAX),
+            shared::grids("data/puzzles6_forum_hardest_1106.gz", usize::MAX),
         ),
     ];
     #[derive(Clone, Copy)]

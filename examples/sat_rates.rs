@@ -10,31 +10,15 @@
 //! ```
 //! Defaults: 3 rounds (the best round is reported), the first 3000 17-clue puzzles.
 
-use sudobench::format::Reader;
-use sudobench::grid::{Grid, Puzzle};
+#[path = "shared/mod.rs"]
+mod shared;
+
+use sudobench::grid::Grid;
 use sudobench::solver::sat::{Encoding, Formula, Givens, Sat};
 use sudobench::solver::Limit;
 use sudobench::solver::{Count, Solver};
 use sudobench::verify;
 use varisat::{ExtendFormula, Lit, Var};
-
-/// Seconds of CPU time this thread has used: the machine is shared, so wall-clock time would
-/// count other processes' work too.
-fn cpu_seconds() -> f64 {
-    sudobench::util::thread_cpu_time().as_secs_f64()
-}
-
-fn load(path: &str, take: usize) -> Vec<Grid> {
-    let root = env!("CARGO_MANIFEST_DIR");
-    Reader::open(&format!("{root}/{path}"))
-        .expect("data set opens")
-        .take(take)
-        .map(|r| match r.expect("record parses").puzzle {
-            Puzzle::Grid(g) => g,
-            Puzzle::Candidates(_) => panic!("grid data set"),
-        })
-        .collect()
-}
 
 /// One varisat solver kept across puzzles: the full encoding (no givens) loaded once, each
 /// puzzle's clues assumed, its blocking clauses guarded by a fresh activation variable that is
@@ -44,7 +28,7 @@ fn reuse_run(encoding: Encoding, puzzles: &[Grid], rebuild: usize) -> (f64, usiz
     let mut base = Formula::new();
     base.build(encoding, Givens::Grid(&Grid::EMPTY));
     let base_vars = base.num_vars();
-    let start = cpu_seconds();
+    let start = shared::cpu_seconds();
     let mut solver = varisat::Solver::new();
     let mut next_var = base_vars;
     let mut truth = vec![false; base_vars];
@@ -100,14 +84,14 @@ fn reuse_run(encoding: Encoding, puzzles: &[Grid], rebuild: usize) -> (f64, usiz
             unique += 1;
         }
     }
-    (cpu_seconds() - start, unique)
+    (shared::cpu_seconds() - start, unique)
 }
 
 /// Fresh solver per puzzle through the backend: (seconds, puzzles counted unique).
 fn fresh_run(encoding: Encoding, place_first: bool, puzzles: &[Grid]) -> (f64, usize) {
     let mut s = Sat::with_encoding(encoding);
     s.set_place_first(place_first);
-    let start = cpu_seconds();
+    let start = shared::cpu_seconds();
     let mut unique = 0;
     for g in puzzles {
         let o = s.solve(&(*g).into(), Limit::TWO);
@@ -115,7 +99,7 @@ fn fresh_run(encoding: Encoding, place_first: bool, puzzles: &[Grid]) -> (f64, u
             unique += 1;
         }
     }
-    (cpu_seconds() - start, unique)
+    (shared::cpu_seconds() - start, unique)
 }
 
 fn main() {
@@ -123,14 +107,14 @@ fn main() {
     let rounds: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(3);
     let sample: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(3000);
     let sets = [
-        ("17-clue", load("data/puzzles2_17_clue.gz", sample)),
+        ("17-clue", shared::grids("data/puzzles2_17_clue.gz", sample)),
         (
             "magictour",
-            load("data/puzzles3_magictour_top1465.gz", usize::MAX),
+            shared::grids("data/puzzles3_magictour_top1465.gz", usize::MAX),
         ),
         (
             "1106",
-            load("data/puzzles6_forum_hardest_1106.gz", usize::MAX),
+            shared::grids("data/puzzles6_forum_hardest_1106.gz", usize::MAX),
         ),
     ];
 
