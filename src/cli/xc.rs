@@ -161,6 +161,16 @@ fn count_text(f: &xc::Found, limit: Limit) -> String {
     }
 }
 
+/// The instance of `file` for `backend`, or the error line for it: the file does not read, or
+/// the backend cannot take the instance (`dlx1` and colours).
+fn instance(backend: &str, file: &str) -> Result<Instance, String> {
+    let inst = Instance::read_path(file).map_err(|e| format!("error: {e}"))?;
+    match xc::unsupported(backend, &inst) {
+        Some(why) => Err(format!("error: {file}: {why}")),
+        None => Ok(inst),
+    }
+}
+
 /// `count` on exact-cover files: one line per file, `FILE: COUNT (nodes N, updates U)`.
 pub fn count(
     backend: &str,
@@ -174,12 +184,8 @@ pub fn count(
     let (mut ok, mut total) = (0, 0);
     for file in files {
         total += 1;
-        let line = match Instance::read_path(file) {
-            Err(e) => format!("error: {e}"),
-            Ok(inst) if xc::unsupported(backend, &inst).is_some() => {
-                let why = xc::unsupported(backend, &inst).unwrap_or_default();
-                format!("error: {file}: {why}")
-            }
+        let line = match instance(backend, file) {
+            Err(line) => line,
             Ok(inst) => {
                 let r = run(backend, &inst, limit, max_nodes, 0);
                 if let Some(w) = r.wrong {
@@ -222,17 +228,13 @@ pub fn solve(
     let (mut ok, mut total) = (0, 0);
     for file in files {
         total += 1;
-        let inst = match Instance::read_path(file) {
-            Err(e) => {
-                out.line(&format!("error: {e}"));
+        let inst = match instance(backend, file) {
+            Err(line) => {
+                out.line(&line);
                 continue;
             }
             Ok(inst) => inst,
         };
-        if let Some(why) = xc::unsupported(backend, &inst) {
-            out.line(&format!("error: {file}: {why}"));
-            continue;
-        }
         let mut lines = Vec::new();
         let mut wrong = None;
         let f = xc::run(
