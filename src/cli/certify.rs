@@ -140,31 +140,30 @@ fn keep(dir: &ProofDir, record: &Record, c: &Certified, proof: &[u8]) -> Result<
 fn certified_before(path: &PathBuf) -> Result<HashSet<(String, u64)>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading --resume {}", path.display()))?;
-    let mut done = HashSet::new();
-    let mut lines = text.lines();
-    let json = match lines.next() {
-        None => return Ok(done),
-        Some(first) if first.starts_with("source,line,count,certified,") => false,
-        Some(first) if first.starts_with('{') => {
-            lines = text.lines();
-            true
+    let rows: Vec<Resumed> = match text.lines().next() {
+        None => Vec::new(),
+        // One reader over the whole output: its header names the fields, and a row cut short
+        // has fewer fields than the header (an error for that row alone).
+        Some(first) if first.starts_with("source,line,count,certified,") => {
+            csv::Reader::from_reader(text.as_bytes())
+                .deserialize()
+                .filter_map(Result::ok)
+                .collect()
         }
+        Some(first) if first.starts_with('{') => text
+            .lines()
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect(),
         Some(_) => bail!(
             "--resume {}: not the CSV or JSON output of certify",
             path.display()
         ),
     };
-    for line in lines {
-        let row = if json {
-            resume_json(line)
-        } else {
-            resume_csv(line)
-        };
-        if let Some((source, line, true)) = row {
-            done.insert((source, line));
-        }
-    }
-    Ok(done)
+    Ok(rows
+        .into_iter()
+        .filter(|r| r.certified)
+        .map(|r| (r.source, r.line))
+        .collect())
 }
 
 /// The fields of an earlier row that `--resume` needs. A row cut short by an interruption
@@ -189,26 +188,6 @@ fn yes_or_true<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error>
         Flag::Bool(b) => Ok(b),
         Flag::Text(t) => Ok(t == "yes"),
     }
-}
-
-/// `source`, `line` and `certified` of a CSV row (quoted fields as the `csv` crate reads them).
-fn resume_csv(row: &str) -> Option<(String, u64, bool)> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(row.as_bytes());
-    let record = reader.records().next()?.ok()?;
-    if record.len() != CertifyRow::CSV_HEADER.split(',').count() {
-        return None;
-    }
-    let headers = csv::StringRecord::from(CertifyRow::CSV_HEADER.split(',').collect::<Vec<_>>());
-    let r: Resumed = record.deserialize(Some(&headers)).ok()?;
-    Some((r.source, r.line, r.certified))
-}
-
-/// `source`, `line` and `certified` of a JSON row.
-fn resume_json(row: &str) -> Option<(String, u64, bool)> {
-    let r: Resumed = serde_json::from_str(row).ok()?;
-    Some((r.source, r.line, r.certified))
 }
 
 /// The row of one puzzle.
