@@ -205,13 +205,13 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
         },
         |generator, &index| match generator {
             Ok(g) => g.generate(seed, index).map_err(|e| match e {
-                GenerateError::TimeUp { .. } => TIME_UP.to_string(),
-                e => e.to_string(),
+                GenerateError::TimeUp { .. } => Missed::TimeUp,
+                e => Missed::Failed(e.to_string()),
             }),
-            Err(e) => Err(e.clone()),
+            Err(e) => Err(Missed::Failed(e.clone())),
         },
-        |index, result: Result<Generated, String>| match result {
-            Err(e) if e == TIME_UP => {
+        |index, result: Result<Generated, Missed>| match result {
+            Err(Missed::TimeUp) => {
                 timed_out = true;
                 false
             }
@@ -224,7 +224,7 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
                 out.line(&p.puzzle.to_string());
                 out.is_open()
             }
-            Err(e) => {
+            Err(Missed::Failed(e)) => {
                 failed += 1;
                 bar.suspend(|| eprintln!("error: puzzle {index}: {e}"));
                 true
@@ -265,8 +265,13 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
     Ok(failed == 0 && !timed_out)
 }
 
-/// What a worker answers for a puzzle the time limit stopped (it ends the run).
-const TIME_UP: &str = "time limit";
+/// Why a worker made no puzzle.
+enum Missed {
+    /// The time limit stopped it (this ends the run).
+    TimeUp,
+    /// It failed, for this reason (the run goes on).
+    Failed(String),
+}
 
 /// A progress line on a terminal (hidden otherwise), redrawn every second so that a slow
 /// hardness goal shows it is alive.
