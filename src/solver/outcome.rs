@@ -70,11 +70,6 @@ impl Count {
         }
     }
 
-    /// Whether the count is exactly one: a unique solution.
-    pub fn is_unique(self) -> bool {
-        self == Count::Exactly(1)
-    }
-
     /// The count as text: `0`, `1`, `2+` (at least two), `1+`, or `unknown`.
     pub fn display(&self) -> String {
         match *self {
@@ -402,7 +397,7 @@ mod tests {
         assert_eq!(Count::AtLeast(1).to_string(), "1+");
         assert_eq!(Count::Exactly(1).display(), "1");
         assert_eq!(Count::Unknown.display(), "unknown");
-        assert!(Count::Exactly(1).is_unique() && !Count::AtLeast(1).is_unique());
+        assert_ne!(Count::Exactly(1), Count::AtLeast(1));
     }
 
     #[test]
