@@ -15,7 +15,8 @@ use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use sudobench::format::Reader;
-use sudobench::grid::{Grid, Puzzle};
+use sudobench::grid::Grid;
+use sudobench::puzzle::Puzzle;
 use sudobench::solver::bitmask::Bitmask;
 use sudobench::solver::{Limit, Options, Solver};
 
@@ -32,7 +33,7 @@ fn load(path: &str, sample: usize) -> Vec<Grid> {
         .expect("bundled data set opens")
         .filter_map(|r| match r.expect("bundled data set parses").puzzle {
             Puzzle::Grid(g) => Some(g),
-            Puzzle::Candidates(_) => None,
+            Puzzle::Candidates(_) | Puzzle::Order(_) => None,
         })
         .take(sample)
         .collect()

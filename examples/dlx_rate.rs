@@ -17,7 +17,7 @@ use sudobench::solver::Limit;
 use sudobench::util::thread_cpu_time;
 
 use sudobench::format::Reader;
-use sudobench::grid::Puzzle;
+use sudobench::puzzle::Puzzle;
 use sudobench::solver::{Count, Options, Stats};
 
 const DEFAULT_FILES: &[&str] = &[

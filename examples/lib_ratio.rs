@@ -21,7 +21,7 @@
 mod shared;
 
 use std::ffi::{c_char, CString};
-use sudobench::grid::Puzzle;
+use sudobench::puzzle::Puzzle;
 use sudobench::solver::bitmask::Bitmask;
 use sudobench::solver::{Limit, Options, Solver};
 

@@ -24,7 +24,7 @@
 use std::time::Instant;
 use sudobench::backends;
 use sudobench::format::Reader;
-use sudobench::grid::Puzzle;
+use sudobench::puzzle::Puzzle;
 use sudobench::solver::Limit;
 use sudobench::solver::{Count, Options, Solver};
 
@@ -50,7 +50,7 @@ fn spread(all: &[Puzzle], sample: usize) -> Vec<Puzzle> {
     }
     let step = all.len() as f64 / sample as f64;
     (0..sample)
-        .map(|i| all[(i as f64 * step) as usize])
+        .map(|i| all[(i as f64 * step) as usize].clone())
         .collect()
 }
 

@@ -12,7 +12,7 @@
 use std::io::{self, BufWriter, Write};
 
 use sudobench::format::Reader;
-use sudobench::grid::Puzzle;
+use sudobench::puzzle::Puzzle;
 
 fn main() -> anyhow::Result<()> {
     let out = io::stdout();

@@ -24,8 +24,9 @@
 //! the puzzle. The symmetries are drawn from the puzzle's own text and a seed, so a puzzle has
 //! the same grade wherever it appears in a file and however many threads grade it.
 
-use crate::grid::{Candidates, Puzzle};
+use crate::grid::Candidates;
 use crate::probe::probe;
+use crate::puzzle::Puzzle;
 use crate::solver::bitmask::Bitmask;
 use crate::solver::logic::{closure, LogicConfig};
 use crate::solver::{BuildError, Options, Solver};
@@ -111,10 +112,10 @@ const LADDER: [(Technique, LogicConfig); 6] = {
     ]
 };
 
-/// The hardest technique `puzzle` needs (see the [module documentation](self)).
-pub fn technique(puzzle: &Puzzle) -> Technique {
-    let start = puzzle.candidates();
-    technique_of(&start)
+/// The hardest technique `puzzle` needs (see the [module documentation](self)); `None` for
+/// a puzzle of another order than 9×9 (the ladder is a 9×9 one).
+pub fn technique(puzzle: &Puzzle) -> Option<Technique> {
+    puzzle.candidates().map(|start| technique_of(&start))
 }
 
 fn technique_of(start: &Candidates) -> Technique {
@@ -200,20 +201,20 @@ impl Grader {
         })
     }
 
-    /// The grade of one puzzle.
-    pub fn grade(&mut self, puzzle: &Puzzle) -> Grade {
-        let start = puzzle.candidates();
+    /// The grade of one puzzle; `None` for a puzzle of another order than 9×9.
+    pub fn grade(&mut self, puzzle: &Puzzle) -> Option<Grade> {
+        let start = puzzle.candidates()?;
         let mut rng = SplitMix64::new(mix_seed(self.seed, text_hash(puzzle)));
         self.drawn.clear();
         self.drawn
             .extend((0..self.symmetries).map(|_| Symmetry::random(&mut rng)));
         let (guesses, solutions) = mean_guesses(&mut self.bitmask, puzzle, &self.drawn);
-        Grade {
+        Some(Grade {
             technique: technique_of(&start),
             guesses,
             clues: start.masks().iter().filter(|m| m.count_ones() == 1).count(),
             solutions,
-        }
+        })
     }
 }
 
@@ -230,6 +231,7 @@ fn text_hash(puzzle: &Puzzle) -> u64 {
             eat(m as u8);
             eat((m >> 8) as u8);
         }),
+        Puzzle::Order(g) => g.cells().iter().for_each(|&v| eat(v)),
     }
     h
 }
@@ -301,19 +303,19 @@ mod tests {
 
     #[test]
     fn ladder_ends_and_extremes() {
-        assert_eq!(technique(&puzzle(SOLVED)), Technique::None);
+        assert_eq!(technique(&puzzle(SOLVED)), Some(Technique::None));
         let mut clash = SOLVED.to_string();
         clash.replace_range(0..1, "9");
-        assert_eq!(technique(&puzzle(&clash)), Technique::Contradiction);
+        assert_eq!(technique(&puzzle(&clash)), Some(Technique::Contradiction));
         // A full grid minus one cell: a naked single.
         let mut one = SOLVED.to_string();
         one.replace_range(40..41, ".");
-        assert_eq!(technique(&puzzle(&one)), Technique::NakedSingle);
-        assert_eq!(technique(&puzzle(HARD)), Technique::Search);
-        let easy = technique(&puzzle(EASY));
+        assert_eq!(technique(&puzzle(&one)), Some(Technique::NakedSingle));
+        assert_eq!(technique(&puzzle(HARD)), Some(Technique::Search));
+        let easy = technique(&puzzle(EASY)).unwrap();
         assert!(easy < Technique::Search, "{easy}");
         // The empty grid: deduction stalls at once.
-        assert_eq!(technique(&puzzle(&".".repeat(81))), Technique::Search);
+        assert_eq!(technique(&puzzle(&".".repeat(81))), Some(Technique::Search));
     }
 
     #[test]
@@ -322,9 +324,9 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         for i in 0..40 {
             let p = Puzzle::Grid(g.generate(5, i).unwrap().puzzle);
-            let t = technique(&p);
+            let t = technique(&p).unwrap();
             seen.insert(t);
-            let start = p.candidates();
+            let start = p.candidates().unwrap();
             match LADDER.iter().position(|&(r, _)| r == t) {
                 Some(k) => {
                     assert!(closure(&start, LADDER[k].1).is_solved(), "{p}");
@@ -345,16 +347,17 @@ mod tests {
         let mut b = Grader::new(8, 1).unwrap();
         let hard = puzzle(HARD);
         let easy = puzzle(EASY);
-        let g = a.grade(&hard);
+        let g = a.grade(&hard).unwrap();
         b.grade(&easy);
-        assert_eq!(b.grade(&hard), g);
+        assert_eq!(b.grade(&hard), Some(g));
         assert_eq!(g.solutions, Some(1));
         assert_eq!(g.clues, 21);
-        assert!(g.guesses > a.grade(&easy).guesses);
-        assert_eq!(a.grade(&easy).guesses, 0.0);
+        let easy = a.grade(&easy).unwrap();
+        assert!(g.guesses > easy.guesses);
+        assert_eq!(easy.guesses, 0.0);
         let mut s = Summary::default();
         s.add(&g);
-        s.add(&a.grade(&easy));
+        s.add(&easy);
         assert_eq!(s.puzzles, 2);
         assert_eq!(s.with(Technique::Search), 1);
         assert_eq!(s.not_unique, 0);

@@ -386,54 +386,6 @@ pub(crate) const UNIT_CELLS: [Cells; 27] = {
     t
 };
 
-/// What a backend is asked to solve: a clue grid, or a pencilmark position.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Puzzle {
-    /// Clues in a grid; empty cells allow every digit.
-    Grid(Grid),
-    /// Candidates per cell.
-    Candidates(Candidates),
-}
-
-impl Puzzle {
-    /// The puzzle as candidate masks (clues become single candidates).
-    pub fn candidates(&self) -> Candidates {
-        match self {
-            Puzzle::Grid(g) => Candidates::from_grid(g),
-            Puzzle::Candidates(c) => *c,
-        }
-    }
-
-    /// The puzzle's text form: 81 characters for a grid, 729 for pencilmarks.
-    pub fn to_line(&self) -> String {
-        match self {
-            Puzzle::Grid(g) => g.to_line(),
-            Puzzle::Candidates(c) => c.to_line(),
-        }
-    }
-}
-
-impl From<Grid> for Puzzle {
-    fn from(grid: Grid) -> Puzzle {
-        Puzzle::Grid(grid)
-    }
-}
-
-impl From<Candidates> for Puzzle {
-    fn from(candidates: Candidates) -> Puzzle {
-        Puzzle::Candidates(candidates)
-    }
-}
-
-impl fmt::Display for Puzzle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Puzzle::Grid(g) => g.fmt(f),
-            Puzzle::Candidates(c) => c.fmt(f),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,7 +25,7 @@
 //! Nothing depends on how many backends say what, nor on their order: the same answers give
 //! the same faults in any order.
 
-use crate::grid::{Grid, Puzzle};
+use crate::puzzle::{Puzzle, Solution};
 use crate::solver::{Count, Limit, Outcome};
 use crate::verify::{self, VerifyError};
 use std::fmt;
@@ -55,7 +55,7 @@ impl fmt::Display for Source {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Witness {
     /// The solution (checked by the verifier).
-    pub grid: Grid,
+    pub grid: Solution,
     /// Who showed it.
     pub source: Source,
 }
@@ -73,7 +73,7 @@ pub enum Problem {
     #[error("returned an invalid solution {solution}: {error}")]
     InvalidSolution {
         /// The solution returned.
-        solution: Grid,
+        solution: Solution,
         /// Why the verifier rejects it.
         error: VerifyError,
     },
@@ -81,7 +81,7 @@ pub enum Problem {
     #[error("returned an invalid second solution {solution}: {error}")]
     InvalidSecond {
         /// The second solution returned.
-        solution: Grid,
+        solution: Solution,
         /// Why it is rejected.
         error: VerifyError,
     },
@@ -135,7 +135,7 @@ pub enum DataError {
     #[error("the file's expected solution {expected} is invalid: {error}")]
     InvalidExpected {
         /// The expected solution.
-        expected: Grid,
+        expected: Solution,
         /// Why the verifier rejects it.
         error: VerifyError,
     },
@@ -215,17 +215,17 @@ pub struct Party<'a> {
 
 /// Judges one answer on its own (rule 1): what is wrong with it, if anything.
 pub fn check_answer(puzzle: &Puzzle, answer: &Outcome) -> Option<Problem> {
-    if let Some(solution) = answer.solution() {
-        if let Err(error) = verify::check_puzzle(puzzle, solution) {
+    if let Some(solution) = answer.first_solution() {
+        if let Err(error) = verify::check_solution(puzzle, solution) {
             return Some(Problem::InvalidSolution {
-                solution: *solution,
+                solution: solution.clone(),
                 error,
             });
         }
-        if let Some(second) = answer.second() {
-            if let Err(error) = verify::check_second(puzzle, solution, second) {
+        if let Some(second) = answer.second_solution() {
+            if let Err(error) = verify::check_second_solution(puzzle, solution, second) {
                 return Some(Problem::InvalidSecond {
-                    solution: *second,
+                    solution: second.clone(),
                     error,
                 });
             }
@@ -239,8 +239,8 @@ pub fn check_answer(puzzle: &Puzzle, answer: &Outcome) -> Option<Problem> {
 /// Up to two different verified solutions.
 #[derive(Default)]
 struct Evidence {
-    first: Option<(Grid, usize)>,
-    second: Option<(Grid, usize)>,
+    first: Option<(Solution, usize)>,
+    second: Option<(Solution, usize)>,
 }
 
 /// Evidence sources by index: parties first, then the file, then the referee.
@@ -248,11 +248,11 @@ const FILE: usize = usize::MAX - 1;
 const REFEREE: usize = usize::MAX;
 
 impl Evidence {
-    fn add(&mut self, grid: &Grid, from: usize) {
-        match self.first {
-            None => self.first = Some((*grid, from)),
-            Some((g, _)) if g != *grid && self.second.is_none() => {
-                self.second = Some((*grid, from))
+    fn add(&mut self, grid: &Solution, from: usize) {
+        match &self.first {
+            None => self.first = Some((grid.clone(), from)),
+            Some((g, _)) if g != grid && self.second.is_none() => {
+                self.second = Some((grid.clone(), from))
             }
             _ => {}
         }
@@ -277,7 +277,7 @@ fn claim(count: Count, limit: Limit) -> Option<u32> {
 /// decide a dispute; it returns the referee's name and its answer (`None`: no referee).
 pub fn judge(
     puzzle: &Puzzle,
-    expected: Option<&Grid>,
+    expected: Option<&Solution>,
     limit: Limit,
     parties: &[Party<'_>],
     referee: &mut dyn FnMut() -> Option<(String, Outcome)>,
@@ -302,17 +302,21 @@ pub fn judge(
             });
             continue;
         }
-        for grid in answer.solution().into_iter().chain(answer.second()) {
+        for grid in answer
+            .first_solution()
+            .into_iter()
+            .chain(answer.second_solution())
+        {
             evidence.add(grid, b);
         }
     }
 
     // Rule 3: the file's expected solution.
     if let Some(expected) = expected {
-        match verify::check_puzzle(puzzle, expected) {
+        match verify::check_solution(puzzle, expected) {
             Ok(()) => evidence.add(expected, FILE),
             Err(error) => verdict.data_errors.push(DataError::InvalidExpected {
-                expected: *expected,
+                expected: expected.clone(),
                 error,
             }),
         }
@@ -371,7 +375,11 @@ pub fn judge(
     referee_name.clone_from(&name);
     let mut settled = check_answer(puzzle, &ruling).is_none();
     if settled {
-        for grid in ruling.solution().into_iter().chain(ruling.second()) {
+        for grid in ruling
+            .first_solution()
+            .into_iter()
+            .chain(ruling.second_solution())
+        {
             evidence.add(grid, REFEREE);
         }
         // The referee's solutions may refute more claims by evidence alone.
@@ -430,7 +438,7 @@ fn refute(
     verdict: &mut Verdict,
     source: &dyn Fn(usize) -> Source,
 ) {
-    let witness = |(grid, from): (Grid, usize)| Witness {
+    let witness = |(grid, from): (Solution, usize)| Witness {
         grid,
         source: source(from),
     };
@@ -441,8 +449,8 @@ fn refute(
         }
         let problem = match (
             claim(answer.count(), limit),
-            evidence.first,
-            evidence.second,
+            evidence.first.clone(),
+            evidence.second.clone(),
         ) {
             (Some(0), Some(first), _) => Problem::NoneRefuted {
                 evidence: witness(first),
@@ -464,6 +472,7 @@ fn refute(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Grid;
     use crate::solver::Stats;
     use crate::test_puzzles::{EASY as PUZZLE, EASY_SOLUTION as SOLUTION, OPEN, OPEN_A, OPEN_B};
 
@@ -642,9 +651,13 @@ mod tests {
             answer: Some(&answer),
             outside: false,
         }];
-        let v = judge(&puzzle, Some(&g(SOLUTION)), Limit::TWO, &party, &mut || {
-            None
-        });
+        let v = judge(
+            &puzzle,
+            Some(&Solution::Grid(g(SOLUTION))),
+            Limit::TWO,
+            &party,
+            &mut || None,
+        );
         assert_eq!(blamed(&v), vec![0]);
         let text = v.faults[0].to_string();
         assert!(text.contains("the file's expected solution"), "{text}");
@@ -658,7 +671,13 @@ mod tests {
         }];
         let mut wrong = g(SOLUTION);
         wrong.set(80, 1);
-        let v = judge(&puzzle, Some(&wrong), Limit::TWO, &party, &mut || None);
+        let v = judge(
+            &puzzle,
+            Some(&Solution::Grid(wrong)),
+            Limit::TWO,
+            &party,
+            &mut || None,
+        );
         assert!(v.faults.is_empty());
         assert_eq!(v.data_errors.len(), 1);
 
@@ -669,10 +688,22 @@ mod tests {
             answer: Some(&answer),
             outside: false,
         }];
-        let v = judge(&p(OPEN), Some(&g(OPEN_B)), Limit::TWO, &party, &mut || None);
+        let v = judge(
+            &p(OPEN),
+            Some(&Solution::Grid(g(OPEN_B))),
+            Limit::TWO,
+            &party,
+            &mut || None,
+        );
         assert_eq!(blamed(&v), vec![0]);
         // At limit 1 the same answer only claims "at least one": nothing is wrong.
-        let v = judge(&p(OPEN), Some(&g(OPEN_B)), Limit::ONE, &party, &mut || None);
+        let v = judge(
+            &p(OPEN),
+            Some(&Solution::Grid(g(OPEN_B))),
+            Limit::ONE,
+            &party,
+            &mut || None,
+        );
         assert!(v.is_clean(), "{v:?}");
     }
 

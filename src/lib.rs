@@ -110,6 +110,7 @@ pub mod grid;
 pub mod judge;
 pub mod order;
 pub mod probe;
+pub mod puzzle;
 pub mod report;
 pub mod runner;
 pub mod solver;
@@ -120,5 +121,6 @@ pub mod util;
 pub mod verify;
 pub mod xc;
 
-pub use grid::{Candidates, Grid, Puzzle};
+pub use grid::{Candidates, Grid};
+pub use puzzle::{Puzzle, Solution};
 pub use solver::{Count, Limit, Outcome, Solver, Stats};

@@ -5,7 +5,8 @@
 //! This is the only place where those commands read a [`Solver`]'s answer, so that a change of
 //! the trait or of [`Outcome`](crate::solver::Outcome) touches one function.
 
-use crate::grid::{Grid, Puzzle};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
 use crate::solver::{Count, Limit, Solver};
 
 /// What a backend said about one puzzle.

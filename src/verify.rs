@@ -4,7 +4,9 @@
 //! module uses none of the geometry tables or helpers the backends share: it recomputes rows,
 //! columns and boxes with plain arithmetic, so a bug in shared code cannot hide a wrong answer.
 
-use crate::grid::{Candidates, Grid, Puzzle};
+use crate::grid::{Candidates, Grid};
+use crate::order::check::{check as check_order, CheckError};
+use crate::puzzle::{Puzzle, Solution};
 
 /// Why a proposed solution is rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,6 +52,18 @@ pub enum VerifyError {
     /// A witness of a second solution repeats the first.
     #[error("the second solution is the first one again")]
     SameSolution,
+    /// A grid of another order breaks a rule or a clue (checked by [`crate::order::check`],
+    /// which is written from the rules alone too).
+    #[error("{0}")]
+    Order(CheckError),
+    /// The solution is of another size than the puzzle.
+    #[error("the solution is {found}, the puzzle {expected}")]
+    Shape {
+        /// The puzzle's size (`16x16`, …).
+        expected: String,
+        /// The solution's.
+        found: String,
+    },
 }
 
 /// Checks that `solution` is a complete valid grid (each row, column and box a permutation of
@@ -88,12 +102,41 @@ pub fn check_candidates(candidates: &Candidates, solution: &Grid) -> Result<(), 
     Ok(())
 }
 
-/// Checks a solution against either kind of puzzle.
+/// Checks a 9×9 solution against a puzzle (a puzzle of another order never has one).
 pub fn check_puzzle(puzzle: &Puzzle, solution: &Grid) -> Result<(), VerifyError> {
     match puzzle {
         Puzzle::Grid(g) => check(g, solution),
         Puzzle::Candidates(c) => check_candidates(c, solution),
+        Puzzle::Order(g) => Err(VerifyError::Shape {
+            expected: g.order().label(),
+            found: "9x9".to_string(),
+        }),
     }
+}
+
+/// Checks a solution of any order against a puzzle of any order.
+pub fn check_solution(puzzle: &Puzzle, solution: &Solution) -> Result<(), VerifyError> {
+    match (puzzle, solution) {
+        (_, Solution::Grid(g)) => check_puzzle(puzzle, g),
+        (Puzzle::Order(p), Solution::Order(s)) => check_order(p, s).map_err(VerifyError::Order),
+        (_, Solution::Order(s)) => Err(VerifyError::Shape {
+            expected: "9x9".to_string(),
+            found: s.order().label(),
+        }),
+    }
+}
+
+/// [`check_second`] for solutions of any order.
+pub fn check_second_solution(
+    puzzle: &Puzzle,
+    first: &Solution,
+    second: &Solution,
+) -> Result<(), VerifyError> {
+    check_solution(puzzle, second)?;
+    if first == second {
+        return Err(VerifyError::SameSolution);
+    }
+    Ok(())
 }
 
 /// Checks the witness of a second solution: a solution of `puzzle` that differs from the

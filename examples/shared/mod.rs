@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use sudobench::format::Reader;
-use sudobench::grid::{Grid, Puzzle};
+use sudobench::grid::Grid;
+use sudobench::puzzle::Puzzle;
 
 /// CPU time of this thread in seconds. Unlike wall-clock time it does not count the time the
 /// thread spends waiting for a core, which on a loaded shared machine is most of the noise.
@@ -23,7 +24,7 @@ pub fn grids(path: &str, take: usize) -> Vec<Grid> {
         .unwrap_or_else(|e| panic!("{e}"))
         .filter_map(|r| match r.unwrap_or_else(|e| panic!("{e}")).puzzle {
             Puzzle::Grid(g) => Some(g),
-            Puzzle::Candidates(_) => None,
+            Puzzle::Candidates(_) | Puzzle::Order(_) => None,
         })
         .take(take)
         .collect()

@@ -73,7 +73,7 @@ fn items(source: &str, chunk: Vec<ItemTuple>) -> PyResult<Vec<Result<Record, Str
                 source: source.clone(),
                 line,
                 puzzle,
-                expected,
+                expected: expected.map(sudobench::Solution::Grid),
                 meta: String::new(),
             }))
         })
@@ -167,7 +167,13 @@ pub fn run_chunk(
             for item in &items {
                 match item {
                     Ok(record) => {
-                        let g = grader.grade(&record.puzzle);
+                        let Some(g) = grader.grade(&record.puzzle) else {
+                            err.push_str(&format!(
+                                "error: {}:{}: could not grade: grade takes 9x9 puzzles\n",
+                                record.source, record.line
+                            ));
+                            continue;
+                        };
                         summary.add(&g);
                         out.push_str(&json_line(&GradeRow::new(record, &g)));
                         out.push('\n');

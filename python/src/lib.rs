@@ -517,7 +517,7 @@ fn run(
     impl Stage<(usize, Puzzle)> for Answering {
         type Output = Result<Vec<Answer>, (usize, String)>;
         fn process(&mut self, items: &[(usize, Puzzle)]) -> Self::Output {
-            let batch: Vec<Puzzle> = items.iter().map(|(_, p)| *p).collect();
+            let batch: Vec<Puzzle> = items.iter().map(|(_, p)| p.clone()).collect();
             let mut answers = vec![Answer::default(); batch.len()];
             let start = items.first().map_or(0, |(i, _)| *i);
             self.0
@@ -565,7 +565,7 @@ fn run(
             answers: Vec::with_capacity(n),
             error: None,
         };
-        let mut source = Ready(puzzles.iter().copied().enumerate());
+        let mut source = Ready(puzzles.iter().cloned().enumerate());
         let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
             run_ordered(&mut source, &mut stages, piece, &mut sink)
         }));

@@ -135,7 +135,7 @@ mod tests {
                 .expect("bundled data set")
                 .take(300)
             {
-                if let crate::grid::Puzzle::Grid(g) = rec.expect("bundled record").puzzle {
+                if let crate::puzzle::Puzzle::Grid(g) = rec.expect("bundled record").puzzle {
                     assert_eq!(Board::from_clues(g.cells()), placed(g.cells()));
                     n += 1;
                 }

@@ -20,7 +20,8 @@ pub mod check;
 pub mod files;
 pub mod search;
 
-use crate::grid::{Grid, Puzzle};
+use crate::grid::{Candidates, Grid};
+use crate::puzzle::Puzzle;
 use crate::solver::sat::encoding::{Encoding, Formula, Givens};
 use crate::util::thread_cpu_time;
 use check::{Checker, Claim};
@@ -104,6 +105,20 @@ impl Certifier {
 
     /// Produces and checks the certificate of `puzzle`.
     pub fn certify(&mut self, puzzle: &Puzzle) -> Certified {
+        if let Puzzle::Order(g) = puzzle {
+            return Certified {
+                count: None,
+                solutions: Vec::new(),
+                verdict: Err(format!(
+                    "certify takes 9x9 puzzles; this one is {}",
+                    g.order()
+                )),
+                bytes: 0,
+                nodes: 0,
+                produce: Duration::ZERO,
+                check: Duration::ZERO,
+            };
+        }
         let start = thread_cpu_time();
         let produced = self.producer.produce(puzzle, &mut self.proof);
         let produce = thread_cpu_time().saturating_sub(start);
@@ -161,13 +176,18 @@ impl Certifier {
 /// encoding of `puzzle` (the same numbering as the checker's), plus the clause blocking
 /// `solution` when there is one.
 pub fn write_cnf(out: &mut dyn Write, puzzle: &Puzzle, solution: Option<&Grid>) -> io::Result<()> {
-    let givens = match puzzle {
-        Puzzle::Grid(g) => Givens::Grid(g),
-        Puzzle::Candidates(c) => Givens::Candidates(c),
+    let (givens, candidates) = match puzzle {
+        Puzzle::Grid(g) => (Givens::Grid(g), Candidates::from_grid(g)),
+        Puzzle::Candidates(c) => (Givens::Candidates(c), *c),
+        Puzzle::Order(g) => {
+            return Err(io::Error::other(format!(
+                "certificates are written for 9x9 puzzles; this one is {}",
+                g.order()
+            )))
+        }
     };
     let mut formula = Formula::new();
     formula.build(Encoding::Extended, givens);
-    let candidates = puzzle.candidates();
     let mut title = vec![format!("sudobench certificate input: puzzle {puzzle}")];
     let mut blocking = Vec::new();
     if let Some(s) = solution {

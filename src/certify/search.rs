@@ -17,7 +17,8 @@
 //! the blocking clause of the one solution when one is; a second solution stops the search
 //! (two verified solutions need no proof).
 
-use crate::grid::{Candidates, Grid, Puzzle, CELLS, PEERS, UNITS};
+use crate::grid::{Grid, CELLS, PEERS, UNITS};
+use crate::puzzle::Puzzle;
 
 /// What the search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,9 +83,8 @@ impl Producer {
         self.nodes = 0;
         std::mem::swap(&mut self.proof, proof);
         self.proof.clear();
-        let cand = match puzzle {
-            Puzzle::Grid(g) => Candidates::from_grid(g),
-            Puzzle::Candidates(c) => *c,
+        let Some(cand) = puzzle.candidates() else {
+            return Err(Budget(0));
         };
         let mut state = State {
             cand: *cand.masks(),

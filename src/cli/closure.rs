@@ -43,7 +43,16 @@ impl Closures {
             Err(e) => return (format!("error: {e}"), End::Failed),
             Ok(record) => record,
         };
-        let c = closure(&record.puzzle.candidates(), self.config);
+        let Some(start) = record.puzzle.candidates() else {
+            return (
+                format!(
+                    "error: {}:{}: --no-guess takes 9x9 puzzles",
+                    record.source, record.line
+                ),
+                End::Failed,
+            );
+        };
+        let c = closure(&start, self.config);
         let shown = |c: &sudobench::solver::logic::Closure| match self.pencilmarks {
             true => c.candidates.to_line(),
             false => c.grid().to_line(),

@@ -15,7 +15,8 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use sudobench::format::Record;
-use sudobench::grid::{Candidates, Grid, Puzzle};
+use sudobench::grid::{Candidates, Grid};
+use sudobench::puzzle::Puzzle;
 use sudobench::solver::sat::{dimacs, Encoding, Formula, Givens};
 
 /// Arguments of `sudobench cnf`.
@@ -81,6 +82,14 @@ fn write_formula(
     let givens = match &r.puzzle {
         Puzzle::Grid(g) => Givens::Grid(g),
         Puzzle::Candidates(c) => Givens::Candidates(c),
+        Puzzle::Order(g) => {
+            return Err(io::Error::other(format!(
+                "{}:{}: cnf writes 9x9 formulas; this puzzle is {}",
+                r.source,
+                r.line,
+                g.order()
+            )))
+        }
     };
     formula.build(enc, givens);
     let title = format!("sudobench puzzle {} ({}:{})", r.puzzle, r.source, r.line);

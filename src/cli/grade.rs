@@ -157,7 +157,7 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
             64,
             || Grader::new(args.symmetries, args.seed).ok(),
             |grader, item: &Item| match (item, grader) {
-                (Ok(record), Some(g)) => Some(g.grade(&record.puzzle)),
+                (Ok(record), Some(g)) => g.grade(&record.puzzle),
                 _ => None,
             },
             |item: Item, grade: Option<Grade>| {
@@ -170,7 +170,10 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
                     }
                     (Ok(record), None) => {
                         malformed += 1;
-                        eprintln!("error: {}:{}: could not grade", record.source, record.line);
+                        eprintln!(
+                            "error: {}:{}: could not grade: grade takes 9x9 puzzles",
+                            record.source, record.line
+                        );
                         return true;
                     }
                 };

@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 use sudobench::format::{Item, Reader, Record};
-use sudobench::grid::Puzzle;
+use sudobench::puzzle::Puzzle;
 use sudobench::runner::Source;
 use sudobench::solver::Count;
 

@@ -1,7 +1,8 @@
 //! Turning one line of text into a record: plain puzzle lines, CSV headers and rows.
 
 use super::ParseErrorKind;
-use crate::grid::{Candidates, Grid, GridError, Puzzle, CELLS};
+use crate::grid::{Candidates, Grid, GridError, CELLS};
+use crate::puzzle::Puzzle;
 use std::borrow::Cow;
 
 /// What a data line turned out to be.

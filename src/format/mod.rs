@@ -16,7 +16,8 @@ mod reader;
 
 pub use reader::{OpenError, Reader};
 
-use crate::grid::{Grid, GridError, Puzzle};
+use crate::grid::GridError;
+use crate::puzzle::{Puzzle, Solution};
 use std::fmt;
 use std::sync::Arc;
 
@@ -30,7 +31,7 @@ pub struct Record {
     /// The puzzle.
     pub puzzle: Puzzle,
     /// The solution the file claims, if it has one (Kaggle CSV).
-    pub expected: Option<Grid>,
+    pub expected: Option<Solution>,
     /// Whatever followed the puzzle on its line (ratings, names, extra CSV columns).
     pub meta: String,
 }
@@ -76,6 +77,9 @@ pub enum ParseErrorKind {
     /// source stops here.
     #[error("read failed: {0}")]
     Io(String),
+    /// A record of another order than 9×9 is malformed (see [`crate::order::format`]).
+    #[error("{0}")]
+    Order(crate::order::format::FormatError),
     /// A gzip member failed (checksum mismatch, corrupt or truncated data) after some of its
     /// puzzles had already been read and passed on: gzip checks a member only at its end, so
     /// those records came from data now known to be bad. Reading of this source stops here.

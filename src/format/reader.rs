@@ -2,7 +2,10 @@
 
 use super::line::{parse_csv_pair, parse_grid_line, parse_line, CsvLayout, Parsed};
 use super::{Item, ParseError, ParseErrorKind, Record};
-use crate::grid::Puzzle;
+use crate::order::format as order_format;
+use crate::order::reader::{Entry, OrderItem, OrderReader};
+use crate::order::{Order, OrderGrid};
+use crate::puzzle::{Puzzle, Solution};
 use flate2::bufread::GzDecoder;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -48,6 +51,9 @@ pub enum OpenError {
 /// Lines are parsed in place in the input buffer when they fit in it (nearly always), and
 /// plain 81-character puzzle lines take a fast path; see `line::parse_grid_line`.
 pub struct Reader {
+    /// A file whose first record is of another order than 9×9 is read by the reader of
+    /// every order (blocks, numbers lines, …) and its records converted.
+    orders: Option<OrderReader>,
     input: Box<dyn Buffered>,
     state: State,
     buf: Vec<u8>,
@@ -198,7 +204,7 @@ impl State {
                 source: self.source.clone(),
                 line: self.line_no,
                 puzzle: Puzzle::Grid(puzzle),
-                expected,
+                expected: expected.map(Solution::Grid),
                 meta: String::new(),
             }));
         }
@@ -231,12 +237,39 @@ impl State {
                 source: self.source.clone(),
                 line: self.line_no,
                 puzzle,
-                expected,
+                expected: expected.map(Solution::Grid),
                 meta,
             })),
+            Err(ParseErrorKind::Length(n)) => Some(match other_order_line(trimmed) {
+                Some((grid, meta)) => Ok(Record {
+                    source: self.source.clone(),
+                    line: self.line_no,
+                    puzzle: Puzzle::from_order_grid(grid),
+                    expected: None,
+                    meta,
+                }),
+                None => Err(self.error(ParseErrorKind::Length(n))),
+            }),
             Err(kind) => Some(Err(self.error(kind))),
         }
     }
+}
+
+/// A one-line grid of another order than 9×9 inside a file of 9×9 lines: a character line of
+/// n⁴ characters (with metadata after whitespace), or n⁴ numbers. `None` if it is neither.
+fn other_order_line(text: &str) -> Option<(OrderGrid, String)> {
+    if order_format::is_numbers_line(text) {
+        let nums = order_format::numbers(text).ok()?;
+        let order = Order::from_cells(nums.len())?;
+        let values = order_format::values(order, &nums).ok()?;
+        return Some((OrderGrid::from_values(order, values).ok()?, String::new()));
+    }
+    let (field, meta) = match text.find(char::is_whitespace) {
+        Some(i) => (&text[..i], text[i..].trim()),
+        None => (text, ""),
+    };
+    let grid = order_format::parse_chars(field).ok()?;
+    Some((grid, meta.to_string()))
 }
 
 impl Reader {
@@ -285,7 +318,15 @@ impl Reader {
         } else {
             (Box::new(raw), None)
         };
+        let mut input = input;
+        let (input, orders) = if source != "-" && first_record_is_other_order(&mut input) {
+            let orders = OrderReader::new(source, input);
+            (Box::new(EmptyBuffered) as Box<dyn Buffered>, Some(orders))
+        } else {
+            (input, None)
+        };
         Reader {
+            orders,
             input,
             state: State {
                 source: Arc::from(source),
@@ -332,7 +373,9 @@ impl Reader {
     /// (standard input from another program, or a person) answers what it has when this is
     /// false, instead of blocking on the next record first.
     pub fn line_ready(&self) -> bool {
-        self.finished || memchr::memchr(b'\n', self.input.buffered()).is_some()
+        self.orders.is_some()
+            || self.finished
+            || memchr::memchr(b'\n', self.input.buffered()).is_some()
     }
 
     /// Reads the rest of a line that does not fit in the input buffer into `self.buf`
@@ -398,6 +441,9 @@ impl Iterator for Reader {
     type Item = Item;
 
     fn next(&mut self) -> Option<Item> {
+        if let Some(orders) = &mut self.orders {
+            return orders.next().map(from_order_item);
+        }
         while !self.finished {
             match self.next_in_place() {
                 Ok(Some(Some(item))) => return Some(item),
@@ -429,10 +475,91 @@ impl Iterator for Reader {
     }
 }
 
+/// An input with nothing in it (what is left of a reader whose input went to the reader of
+/// every order).
+struct EmptyBuffered;
+
+impl Read for EmptyBuffered {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Ok(0)
+    }
+}
+
+impl BufRead for EmptyBuffered {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        Ok(&[])
+    }
+    fn consume(&mut self, _: usize) {}
+}
+
+impl Buffered for EmptyBuffered {
+    fn buffered(&self) -> &[u8] {
+        &[]
+    }
+}
+
+/// Whether the first record of the (decompressed) input, as far as the buffer shows it, is a
+/// grid of another order than 9×9: a numbers line (a one-line grid or a block's first row),
+/// or a first field (up to a comma or whitespace) of n⁴ characters for an order other than
+/// 9×9. CSV headers, comment and blank lines are passed over; anything else (a 9×9 line, a
+/// malformed line) leaves the file to the 9×9 reader, whose messages name the line.
+fn first_record_is_other_order(input: &mut Box<dyn Buffered>) -> bool {
+    let Ok(head) = input.fill_buf() else {
+        return false;
+    };
+    let head = head.strip_prefix(BOM).unwrap_or(head);
+    for line in head.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let text = String::from_utf8_lossy(line);
+        let text = text.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let field = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .next()
+            .unwrap_or("");
+        if field.chars().all(|c| c.is_ascii_alphabetic() || c == '_') {
+            continue; // a CSV header
+        }
+        if order_format::is_numbers_line(text) {
+            return true;
+        }
+        let len = field.chars().count();
+        return len != 81 && Order::from_cells(len).is_some();
+    }
+    false
+}
+
+/// A record of the reader of every order as the 9×9 reader's item: a 9×9 grid becomes a
+/// [`Puzzle::Grid`], other orders [`Puzzle::Order`].
+fn from_order_item(item: OrderItem) -> Item {
+    match item {
+        Ok(r) => Ok(Record {
+            source: r.source,
+            line: r.line,
+            puzzle: match r.puzzle {
+                Entry::Grid(g) => Puzzle::from_order_grid(g),
+                Entry::Pencilmarks(c) => Puzzle::Candidates(c),
+            },
+            expected: r.expected.map(Solution::from_order_grid),
+            meta: r.meta,
+        }),
+        Err(e) => Err(ParseError {
+            source: e.source,
+            line: e.line,
+            kind: match (e.kind, e.io) {
+                (Some(kind), _) => ParseErrorKind::Order(kind),
+                (None, io) => ParseErrorKind::Io(io.unwrap_or_default()),
+            },
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Puzzle;
+    use crate::puzzle::Puzzle;
     use flate2::write::GzEncoder;
     use std::io::Write;
 
@@ -509,7 +636,7 @@ mod tests {
         let items = read(text.into_bytes());
         assert_eq!(items.len(), 3);
         let r = items[0].as_ref().unwrap();
-        assert_eq!(r.expected, Some(sol.parse().unwrap()));
+        assert_eq!(r.expected, Some(Solution::Grid(sol.parse().unwrap())));
         assert_eq!(r.line, 3);
         assert_eq!(
             items[1].as_ref().unwrap_err().kind,

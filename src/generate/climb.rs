@@ -16,7 +16,8 @@
 use super::reduce::Clues;
 use super::search::Searcher;
 use super::{ConfigError, Generator};
-use crate::grid::{Grid, Puzzle};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
 use crate::solver::bitmask::Bitmask;
 use crate::solver::Options;
 use crate::symmetry::Symmetry;

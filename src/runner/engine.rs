@@ -4,8 +4,8 @@
 use super::pipeline::{run_ordered, Ready, Sink, Source, Stage};
 use super::{BackendReport, Mismatch, Observer, RunError, Runner, SetReport, MAX_KEPT_MISMATCHES};
 use crate::format::{Item, Record};
-use crate::grid::Puzzle;
 use crate::judge::{self, Party, Verdict};
+use crate::puzzle::Puzzle;
 use crate::solver::{deadline, Outcome, Solver, Stopwatch};
 use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, panic_message, thread_cpu_time, SplitMix64};
@@ -137,7 +137,7 @@ impl<'a> Worker<'a> {
                     self.puzzles.push(s.apply_puzzle(&record.puzzle));
                     self.inverses.push(s.inverse());
                 }
-                None => self.puzzles.push(record.puzzle),
+                None => self.puzzles.push(record.puzzle.clone()),
             }
         }
 
@@ -292,11 +292,11 @@ impl<'a> Worker<'a> {
                         *referee_solver = referee.instance().ok();
                     }
                     let solver = referee_solver.as_mut()?;
-                    let puzzle = record.puzzle;
+                    let puzzle = &record.puzzle;
                     // The referee works under its budget: what it cannot finish is unknown,
                     // and the dispute unsettled.
                     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-                        deadline::within(referee_time, || solver.solve(&puzzle, limit))
+                        deadline::within(referee_time, || solver.solve(puzzle, limit))
                     }))
                     .ok()?;
                     Some((referee.name().to_string(), outcome))
@@ -355,8 +355,8 @@ fn mismatch(
     Mismatch {
         source: record.source.clone(),
         line: record.line,
-        puzzle: record.puzzle,
-        expected: record.expected,
+        puzzle: record.puzzle.clone(),
+        expected: record.expected.clone(),
         problems: verdict.problems(),
         answers: parties
             .iter()

@@ -43,8 +43,8 @@ pub use pipeline::{Ready, Source};
 
 use crate::backends::Kind;
 use crate::format::{OpenError, ParseError, Reader, Record};
-use crate::grid::{Grid, Puzzle};
 use crate::judge::Ruling;
+use crate::puzzle::{Puzzle, Solution};
 use crate::solver::{BuildError, Clock, Count, Limit, Options, Outcome, Solver, Stats};
 use std::fmt;
 use std::sync::Arc;
@@ -270,7 +270,7 @@ pub struct Mismatch {
     /// The puzzle as in the file.
     pub puzzle: Puzzle,
     /// The file's expected solution, if any.
-    pub expected: Option<Grid>,
+    pub expected: Option<Solution>,
     /// What went wrong, one entry per problem found.
     pub problems: Vec<String>,
     /// Each backend's answer: name and text (`count` then the solution, `skipped` when its
@@ -434,7 +434,7 @@ impl BackendReport {
             Count::Exactly(_) | Count::AtLeast(_) => self.multiple += 1,
             Count::Unknown => self.unknown += 1,
         }
-        if outcome.solution().is_some() {
+        if outcome.first_solution().is_some() {
             self.solved += 1;
         }
         match outcome.stats().guesses {

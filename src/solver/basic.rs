@@ -4,7 +4,8 @@
 
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver, Stats};
-use crate::grid::{Grid, Puzzle, ALL_DIGITS, BOX_OF, CELLS, COL_OF, ROW_OF};
+use crate::grid::{Grid, ALL_DIGITS, BOX_OF, CELLS, COL_OF, ROW_OF};
+use crate::puzzle::Puzzle;
 
 /// The oracle backtracker.
 #[derive(Debug, Clone)]
@@ -132,6 +133,7 @@ impl Solver for Basic {
             Puzzle::Candidates(candidates) => {
                 Search::new(*candidates.masks(), limit, self.max_nodes)
             }
+            Puzzle::Order(grid) => return super::basic_order::solve(grid, limit, self.max_nodes),
         };
         search.run();
         search.outcome()

@@ -15,7 +15,8 @@
 
 use super::{BuildError, Limit, Options, Outcome, Solver, Stats};
 use crate::exact_cover::{ExactCover, SearchResult};
-use crate::grid::{Candidates, Grid, Puzzle, BOX_OF, CELLS, COL_OF, ROW_OF};
+use crate::grid::{Candidates, Grid, BOX_OF, CELLS, COL_OF, ROW_OF};
+use crate::puzzle::Puzzle;
 
 /// Options in the Sudoku matrix: one per (cell, digit).
 pub const OPTIONS: usize = CELLS * 9;
@@ -94,6 +95,7 @@ impl Solver for Dlx {
         match puzzle {
             Puzzle::Grid(grid) => self.solve_grid(grid, limit),
             Puzzle::Candidates(candidates) => self.solve_candidates(candidates, limit),
+            Puzzle::Order(_) => Outcome::unknown(Stats::default()),
         }
     }
 }

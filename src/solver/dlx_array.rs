@@ -30,7 +30,8 @@
 //! decrements, the analogue of `dlx`'s three unlinks per hidden option).
 
 use super::{Limit, Options, Outcome, Solver, Stats};
-use crate::grid::{Candidates, Grid, Puzzle, BOX_OF, CELLS, COL_OF, ROW_OF};
+use crate::grid::{Candidates, Grid, BOX_OF, CELLS, COL_OF, ROW_OF};
+use crate::puzzle::Puzzle;
 
 /// Options: one per (cell, digit), numbered `cell * 9 + digit − 1`.
 const OPTIONS: usize = CELLS * 9;
@@ -331,6 +332,7 @@ impl Solver for DlxArray {
         match puzzle {
             Puzzle::Grid(grid) => self.solve_grid(grid, limit),
             Puzzle::Candidates(candidates) => self.solve_candidates(candidates, limit),
+            Puzzle::Order(_) => Outcome::unknown(Stats::default()),
         }
     }
 }

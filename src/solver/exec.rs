@@ -48,7 +48,8 @@
 use super::group_cpu::GroupCpu;
 use super::pipe::{Fill, PipeReader};
 use super::{Batch, BuildError, Clock, Limit, Outcome, Solver, Spent, Stats};
-use crate::grid::{Grid, Puzzle};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
 use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -322,6 +323,7 @@ impl Exec {
                 let line = match &puzzles[sent] {
                     Puzzle::Grid(g) => format!("{g} {limit}\n"),
                     Puzzle::Candidates(c) => format!("{c} {limit}\n"),
+                    Puzzle::Order(g) => format!("{g} {limit}\n"),
                 };
                 if let Err(e) = process.stdin.write_all(line.as_bytes()) {
                     write_failed = Some(e);

@@ -7,6 +7,7 @@
 //! one, `limit = 2` decides uniqueness.
 
 pub mod basic;
+mod basic_order;
 pub mod bitmask;
 mod clock;
 pub mod deadline;
@@ -29,7 +30,7 @@ pub use options::{BuildError, Options, Setting, Settings};
 
 pub use outcome::{Count, Impossible, Limit, Outcome, Stats};
 
-use crate::grid::Puzzle;
+use crate::puzzle::Puzzle;
 use std::time::Duration;
 
 /// What one [`Solver::solve_batch`] call returns: the answers, the time their solving took

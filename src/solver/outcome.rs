@@ -2,6 +2,7 @@
 //! [`Limit`] it was asked for, the [`Count`] it amounts to, and its work counters ([`Stats`]).
 
 use crate::grid::Grid;
+use crate::puzzle::Solution;
 use std::fmt;
 use std::num::NonZeroU32;
 
@@ -192,14 +193,14 @@ enum Answer {
     Found {
         count: NonZeroU32,
         at_least: bool,
-        first: Grid,
+        first: Solution,
         /// The witness of a count of two or more. Built-in complete backends always give it;
         /// an external program may not.
-        second: Option<Grid>,
+        second: Option<Solution>,
     },
     /// Undecided, with a solution found on the way, if any (an incomplete method that found
     /// one but cannot tell whether it is the only one; a search stopped by its budget).
-    Unknown { solution: Option<Grid> },
+    Unknown { solution: Option<Solution> },
 }
 
 impl Outcome {
@@ -218,7 +219,7 @@ impl Outcome {
             answer: Answer::Found {
                 count: NonZeroU32::MIN,
                 at_least: limit == Limit::ONE,
-                first,
+                first: Solution::Grid(first),
                 second: None,
             },
             stats,
@@ -232,6 +233,11 @@ impl Outcome {
 
     /// "Could not decide", keeping a solution found on the way.
     pub fn undecided(solution: Option<Grid>, stats: Stats) -> Outcome {
+        Outcome::undecided_any(solution.map(Solution::Grid), stats)
+    }
+
+    /// "Could not decide", keeping a solution of any order found on the way.
+    pub fn undecided_any(solution: Option<Solution>, stats: Stats) -> Outcome {
         Outcome {
             answer: Answer::Unknown { solution },
             stats,
@@ -251,16 +257,35 @@ impl Outcome {
         second: Option<Grid>,
         stats: Stats,
     ) -> Outcome {
+        Outcome::searched_any(
+            found,
+            limit,
+            budget_spent,
+            first.map(Solution::Grid),
+            second.map(Solution::Grid),
+            stats,
+        )
+    }
+
+    /// [`Outcome::searched`] with solutions of any order.
+    pub fn searched_any(
+        found: u32,
+        limit: Limit,
+        budget_spent: bool,
+        first: Option<Solution>,
+        second: Option<Solution>,
+        stats: Stats,
+    ) -> Outcome {
         if budget_spent {
-            return Outcome::undecided(first, stats);
+            return Outcome::undecided_any(first, stats);
         }
         debug_assert!(found <= limit.get(), "a search went past its limit");
         let second = second.filter(|s| Some(s) != first.as_ref());
-        match Outcome::claimed(found.min(limit.get()), limit, first, second, stats) {
+        match Outcome::claimed_any(found.min(limit.get()), limit, first.clone(), second, stats) {
             Ok(o) => o,
             Err(e) => {
                 debug_assert!(false, "a built-in search answered the impossible: {e}");
-                Outcome::undecided(first, stats)
+                Outcome::undecided_any(first, stats)
             }
         }
     }
@@ -275,6 +300,23 @@ impl Outcome {
         second: Option<Grid>,
         stats: Stats,
     ) -> Result<Outcome, Impossible> {
+        Outcome::claimed_any(
+            count,
+            limit,
+            first.map(Solution::Grid),
+            second.map(Solution::Grid),
+            stats,
+        )
+    }
+
+    /// [`Outcome::claimed`] with solutions of any order.
+    pub fn claimed_any(
+        count: u32,
+        limit: Limit,
+        first: Option<Solution>,
+        second: Option<Solution>,
+        stats: Stats,
+    ) -> Result<Outcome, Impossible> {
         if count > limit.get() {
             return Err(Impossible::AboveLimit { count, limit });
         }
@@ -285,9 +327,9 @@ impl Outcome {
             };
         };
         let first = first.ok_or(Impossible::NoSolution { count })?;
-        match second {
+        match &second {
             Some(_) if count == 1 => return Err(Impossible::SecondBesideOne),
-            Some(s) if s == first => return Err(Impossible::SecondEqualsFirst),
+            Some(s) if *s == first => return Err(Impossible::SecondEqualsFirst),
             _ => {}
         }
         Ok(Outcome {
@@ -315,8 +357,8 @@ impl Outcome {
         }
     }
 
-    /// The first solution, if the answer has one.
-    pub fn solution(&self) -> Option<&Grid> {
+    /// The first solution, if the answer has one (of any order).
+    pub fn first_solution(&self) -> Option<&Solution> {
         match &self.answer {
             Answer::None => None,
             Answer::Found { first, .. } => Some(first),
@@ -324,12 +366,22 @@ impl Outcome {
         }
     }
 
-    /// The witness of a second solution, if the answer has one.
-    pub fn second(&self) -> Option<&Grid> {
+    /// The witness of a second solution, if the answer has one (of any order).
+    pub fn second_solution(&self) -> Option<&Solution> {
         match &self.answer {
             Answer::Found { second, .. } => second.as_ref(),
             _ => None,
         }
+    }
+
+    /// The first solution as a 9×9 grid, if the answer has one and it is 9×9.
+    pub fn solution(&self) -> Option<&Grid> {
+        self.first_solution().and_then(Solution::grid)
+    }
+
+    /// The witness of a second solution as a 9×9 grid, if there is one and it is 9×9.
+    pub fn second(&self) -> Option<&Grid> {
+        self.second_solution().and_then(Solution::grid)
     }
 
     /// Whether the answer is undecided.
@@ -350,25 +402,24 @@ impl Outcome {
     /// Applies `f` to every solution the answer carries (to map them back through a
     /// symmetry, which keeps two different solutions different).
     pub fn map_solutions(&mut self, mut f: impl FnMut(&Grid) -> Grid) {
+        let mut map = |s: &mut Solution| {
+            if let Solution::Grid(g) = s {
+                *g = f(g);
+            }
+        };
         match &mut self.answer {
             Answer::None => {}
             Answer::Found { first, second, .. } => {
-                *first = f(first);
-                if let Some(s) = second {
-                    *s = f(s);
-                }
+                map(first);
+                second.iter_mut().for_each(map);
             }
-            Answer::Unknown { solution } => {
-                if let Some(s) = solution {
-                    *s = f(s);
-                }
-            }
+            Answer::Unknown { solution } => solution.iter_mut().for_each(map),
         }
     }
 
     /// The answer as text: the count, then the solution or `-`.
     pub fn text(&self) -> String {
-        match self.solution() {
+        match self.first_solution() {
             Some(s) => format!("{} {s}", self.count()),
             None => format!("{} -", self.count()),
         }

@@ -3,15 +3,17 @@
 
 use super::{Limit, Outcome, Stats};
 use crate::grid::Grid;
+use crate::puzzle::Solution;
 
-/// Solutions found, the first of them, the work counters and the node budget of one search.
-pub(crate) struct Progress {
+/// Solutions found, the first of them, the work counters and the node budget of one search
+/// whose solutions are of type `S` (9×9 grids unless said otherwise).
+pub(crate) struct Progress<S = Grid> {
     limit: u32,
     asked: Limit,
     max_nodes: u64,
     found: u32,
-    first: Option<Grid>,
-    second: Option<Grid>,
+    first: Option<S>,
+    second: Option<S>,
     out_of_budget: bool,
     /// Guesses so far (the backend adds them).
     pub(crate) guesses: u64,
@@ -19,9 +21,9 @@ pub(crate) struct Progress {
     pub(crate) stats: Stats,
 }
 
-impl Progress {
+impl<S: Into<Solution>> Progress<S> {
     /// A search for up to `limit` solutions in at most `max_nodes` nodes.
-    pub(crate) fn new(limit: Limit, max_nodes: Option<u64>) -> Progress {
+    pub(crate) fn new(limit: Limit, max_nodes: Option<u64>) -> Progress<S> {
         Progress {
             limit: limit.get(),
             asked: limit,
@@ -56,7 +58,7 @@ impl Progress {
     /// Counts a solution; `solution` is called for the first two only (the answer and the
     /// witness of a second solution).
     #[inline]
-    pub(crate) fn solution(&mut self, solution: impl FnOnce() -> Option<Grid>) {
+    pub(crate) fn solution(&mut self, solution: impl FnOnce() -> Option<S>) {
         self.found += 1;
         if self.first.is_none() {
             self.first = solution();
@@ -68,12 +70,12 @@ impl Progress {
     /// The answer: the count (or `unknown` when the budget ran out) and the first solution.
     pub(crate) fn outcome(mut self) -> Outcome {
         self.stats.guesses = Some(self.guesses);
-        Outcome::searched(
+        Outcome::searched_any(
             self.found,
             self.asked,
             self.out_of_budget,
-            self.first,
-            self.second,
+            self.first.map(Into::into),
+            self.second.map(Into::into),
             self.stats,
         )
     }

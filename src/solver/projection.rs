@@ -38,7 +38,8 @@
 //! selects, which the compiler turns into SIMD code.
 
 use super::{BuildError, Limit, Options, Outcome, Solver, Stats};
-use crate::grid::{Grid, Puzzle, CELLS, UNITS};
+use crate::grid::{Grid, CELLS, UNITS};
+use crate::puzzle::Puzzle;
 use crate::util::SplitMix64;
 use crate::verify;
 use std::ops::{Add, Mul, Sub};
@@ -817,7 +818,10 @@ fn trivial(masks: &[u16; CELLS]) -> Trivial {
 
 impl Solver for Projection {
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
-        let masks = *puzzle.candidates().masks();
+        let Some(candidates) = puzzle.candidates() else {
+            return Outcome::unknown(Stats::default());
+        };
+        let masks = *candidates.masks();
         self.solve_masks(&masks, limit, |g| verify::check_puzzle(puzzle, g).is_ok())
     }
 }

@@ -9,7 +9,8 @@ use std::path::Path;
 use sudobench::certify::check::{Checker, Claim, Rejection};
 use sudobench::certify::search::{Found, Producer};
 use sudobench::certify::{write_cnf, Certifier, Count};
-use sudobench::grid::{Grid, Puzzle};
+use sudobench::grid::Grid;
+use sudobench::puzzle::Puzzle;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -89,7 +90,7 @@ fn certificates_of_every_kind_are_accepted() {
         assert_eq!(c.count, Some(want), "{p}");
     }
     // Pencilmark input: the candidates of HARD, and a position with no solution.
-    let pm = Puzzle::Candidates(grid(HARD).candidates());
+    let pm = Puzzle::Candidates(grid(HARD).candidates().unwrap());
     assert!(certifier.certify(&pm).ok());
     assert_eq!(certifier.certify(&pm).count, Some(Count::One));
 }

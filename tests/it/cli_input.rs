@@ -335,7 +335,8 @@ fn verify_grade_and_cnf_answer_a_typed_puzzle_at_once() {
 /// for `2+` (both valid), none for `0`; the same from every complete backend.
 #[test]
 fn count_witness_prints_the_solutions_behind_the_count() {
-    use sudobench::grid::{Grid, Puzzle};
+    use sudobench::grid::Grid;
+    use sudobench::puzzle::Puzzle;
     const UNIQUE: &str =
         "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
     const MULTI: &str =

@@ -10,8 +10,9 @@
 use crate::common::{Named, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION};
 
 use sudobench::format::Reader;
-use sudobench::grid::{Candidates, Grid, Puzzle};
+use sudobench::grid::{Candidates, Grid};
 use sudobench::judge;
+use sudobench::puzzle::Puzzle;
 use sudobench::solver::Limit;
 use sudobench::solver::{Count, Options, Outcome, Solver};
 use sudobench::verify;
@@ -267,7 +268,14 @@ pub fn data_samples(name: &str) {
         for item in reader.take(SAMPLE) {
             let record = item.unwrap_or_else(|e| panic!("{e}"));
             let got = s.solve(&record.puzzle, Limit::TWO);
-            expect(&s, &record.puzzle, 2, &got, want, record.expected.as_ref());
+            expect(
+                &s,
+                &record.puzzle,
+                2,
+                &got,
+                want,
+                record.expected.as_ref().and_then(|e| e.grid()),
+            );
             solvable += usize::from(want > 0);
             solved += usize::from(want > 0 && got.solution().is_some());
             n += 1;

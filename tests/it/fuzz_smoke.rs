@@ -73,9 +73,8 @@ proptest! {
 
 /// Every built-in backend on one puzzle, with a node budget: no panic, answers that pass the
 /// typed check, complete backends that decide agree with `basic`, nobody at fault together.
-fn every_backend_on(puzzle: &sudobench::grid::Puzzle) -> Result<(), TestCaseError> {
-    let puzzle = *puzzle;
-    let grid = &puzzle;
+fn every_backend_on(puzzle: &sudobench::puzzle::Puzzle) -> Result<(), TestCaseError> {
+    let grid = puzzle;
     let options = Options {
         max_nodes: Some(20_000),
         ..Options::default()
@@ -84,9 +83,9 @@ fn every_backend_on(puzzle: &sudobench::grid::Puzzle) -> Result<(), TestCaseErro
     let mut answers = Vec::new();
     for name in backends::builtin_names() {
         let mut backend = backends::build(name, &options).expect("builds");
-        let out = backend.solve(&puzzle, Limit::TWO);
+        let out = backend.solve(puzzle, Limit::TWO);
         // The typed check every command uses.
-        let problem = judge::check_answer(&puzzle, &out);
+        let problem = judge::check_answer(puzzle, &out);
         prop_assert!(problem.is_none(), "{name}: {problem:?}");
         if name == "basic" {
             oracle = Some(out.count());
@@ -108,7 +107,7 @@ fn every_backend_on(puzzle: &sudobench::grid::Puzzle) -> Result<(), TestCaseErro
             outside: false,
         })
         .collect();
-    let verdict = judge::judge(&puzzle, None, Limit::TWO, &parties, &mut || None);
+    let verdict = judge::judge(puzzle, None, Limit::TWO, &parties, &mut || None);
     prop_assert!(verdict.faults.is_empty(), "{:?}", verdict.faults);
     Ok(())
 }
@@ -124,7 +123,7 @@ proptest! {
         let mut array = [0u8; 81];
         array.copy_from_slice(&cells);
         let grid = Grid::from_cells(array).expect("values 0..=9");
-        every_backend_on(&sudobench::grid::Puzzle::Grid(grid))?;
+        every_backend_on(&sudobench::puzzle::Puzzle::Grid(grid))?;
     }
 
     /// Arbitrary 729-character pencilmark lines, as a file holds them: mostly full cells (so
@@ -141,7 +140,7 @@ proptest! {
             .next()
             .expect("one record")
             .expect("a well-formed pencilmark line");
-        prop_assert!(matches!(record.puzzle, sudobench::grid::Puzzle::Candidates(_)));
+        prop_assert!(matches!(record.puzzle, sudobench::puzzle::Puzzle::Candidates(_)));
         every_backend_on(&record.puzzle)?;
     }
 }

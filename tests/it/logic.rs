@@ -94,7 +94,7 @@ fn closure_is_within_singles_keeps_solutions_and_is_a_fixpoint() {
         let mut stronger = 0;
         for item in reader.step_by(STRIDE).take(SAMPLE) {
             let record = item.unwrap();
-            let start = record.puzzle.candidates();
+            let start = record.puzzle.candidates().unwrap();
             let reference = singles(&start).expect("bundled puzzles are consistent");
             let solution = oracle
                 .solve(&record.puzzle, Limit::ONE)
@@ -151,7 +151,7 @@ fn no_guess_share_matches_closure() {
             let record = item.unwrap();
             let out = s.solve(&record.puzzle, Limit::TWO);
             assert_eq!(out.count(), Count::Exactly(1));
-            let c = closure(&record.puzzle.candidates(), config);
+            let c = closure(&record.puzzle.candidates().unwrap(), config);
             assert_eq!(
                 out.stats().guesses == Some(0),
                 c.is_solved(),

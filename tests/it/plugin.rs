@@ -7,7 +7,7 @@ use crate::common::{lines, stderr};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
-use sudobench::grid::Puzzle;
+use sudobench::puzzle::Puzzle;
 use sudobench::solver::{Count, Limit, Options, Solver};
 
 fn root() -> PathBuf {

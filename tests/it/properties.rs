@@ -75,7 +75,7 @@ proptest! {
                         let (Some(first), Some(second)) = (&got.solution(), &got.second()) else {
                             return Err(TestCaseError::fail(format!("{}: no witness", backend.name())));
                         };
-                        let p = sudobench::grid::Puzzle::Grid(puzzle);
+                        let p = sudobench::puzzle::Puzzle::Grid(puzzle);
                         prop_assert!(
                             verify::check_second(&p, first, second).is_ok(),
                             "{}: bad witness {}",

@@ -5,7 +5,8 @@
 use crate::common::sample;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use sudobench::grid::{Candidates, Grid, Puzzle};
+use sudobench::grid::{Candidates, Grid};
+use sudobench::puzzle::Puzzle;
 use sudobench::solver::basic::Basic;
 use sudobench::solver::sat::dimacs;
 use sudobench::solver::sat::proof::{prove, Proven};

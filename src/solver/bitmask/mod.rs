@@ -26,7 +26,8 @@ pub use singles::{singles_fixpoint, SinglesFixpoint};
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver, Stats};
 use crate::bitboard::{Avx2, Baseline, Board, Choice, Isa, OPEN_POSITION};
-use crate::grid::{Grid, Puzzle};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
 use crate::util::Popcnt;
 
 /// The bit-board solver. Holds no per-puzzle buffers: the whole search state lives on the
@@ -295,6 +296,8 @@ impl Solver for Bitmask {
                 Err(_) => return Outcome::none(Stats::GUESSING),
             },
             Puzzle::Candidates(candidates) => Board::from_masks(candidates.masks()),
+            // 9×9 only (the registry says so; `wide` takes the other orders).
+            Puzzle::Order(_) => return Outcome::unknown(Stats::default()),
         };
         let mut search = Search::new(limit, self.max_nodes, self.popcnt);
         search.run(board, self.avx2);

@@ -45,7 +45,8 @@ mod subsets;
 
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver};
-use crate::grid::{Candidates, Grid, Puzzle, ALL_DIGITS, CELLS, UNITS, UNITS_OF, UNIT_CELLS};
+use crate::grid::{Candidates, Grid, ALL_DIGITS, CELLS, UNITS, UNITS_OF, UNIT_CELLS};
+use crate::puzzle::Puzzle;
 use crate::util::Popcnt;
 use board::{Boards, Cells, ALL_CELLS, PEER_CELLS};
 use intersections::INTERSECTIONS;
@@ -633,7 +634,9 @@ impl Search<'_> {
 
 impl Solver for Logic {
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
-        let candidates = puzzle.candidates();
+        let Some(candidates) = puzzle.candidates() else {
+            return Outcome::unknown(super::Stats::default());
+        };
         let engine = &mut self.engine;
         let loaded = engine.load(candidates.masks());
         let mut search = Search {

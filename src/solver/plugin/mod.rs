@@ -70,7 +70,8 @@ pub use worker::serve;
 
 use super::pipe::{Fill, PipeReader};
 use super::{Batch, BuildError, Clock, Limit, Options, Outcome, Solver, Spent, Stats};
-use crate::grid::{Grid, Puzzle};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
 use std::io::Write;
 use std::num::NonZeroU32;
 use std::os::fd::AsRawFd;

@@ -6,7 +6,7 @@
 //! `SatBackend<`[`super::batsat::Batsat`]`>`.
 
 use super::encoding::{self, Encoding, Formula, Givens};
-use crate::grid::Puzzle;
+use crate::puzzle::Puzzle;
 use crate::solver::{Limit, Options, Outcome, Solver, Stats};
 use varisat::{ExtendFormula, Lit};
 
@@ -178,6 +178,7 @@ impl<E: Engine> Solver for SatBackend<E> {
         match puzzle {
             Puzzle::Grid(grid) => self.run(Givens::Grid(grid), limit),
             Puzzle::Candidates(candidates) => self.run(Givens::Candidates(candidates), limit),
+            Puzzle::Order(_) => Outcome::unknown(Stats::default()),
         }
     }
 }

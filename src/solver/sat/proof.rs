@@ -23,7 +23,8 @@
 
 use super::dimacs;
 use super::encoding::{Encoding, Formula, Givens};
-use crate::grid::{Grid, Puzzle};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
 use std::io::{self, Write};
 use varisat::{ExtendFormula, ProofFormat};
 
@@ -51,6 +52,9 @@ pub enum ProofError {
     /// The solver's model did not decode into a grid.
     #[error("the SAT model does not decode to a grid")]
     Decode,
+    /// Proofs are written for 9×9 puzzles only.
+    #[error("proofs are written for 9x9 puzzles; this one is {0}")]
+    Order(String),
 }
 
 /// Proves that `puzzle` has a unique solution, or none: writes the CNF (the `encoding` of the
@@ -65,6 +69,7 @@ pub fn prove(
     let givens = match puzzle {
         Puzzle::Grid(g) => Givens::Grid(g),
         Puzzle::Candidates(c) => Givens::Candidates(c),
+        Puzzle::Order(g) => return Err(ProofError::Order(g.order().label())),
     };
     let mut formula = Formula::new();
     formula.build(encoding, givens);

@@ -108,24 +108,25 @@ impl crate::solver::Solver for Wide {
     /// built for larger orders; this lets `bench` compare it on 9×9 too).
     fn solve(
         &mut self,
-        puzzle: &crate::grid::Puzzle,
+        puzzle: &crate::puzzle::Puzzle,
         limit: crate::solver::Limit,
     ) -> crate::solver::Outcome {
         use crate::solver::{Outcome, Stats};
         let found = match puzzle {
-            crate::grid::Puzzle::Grid(grid) => {
+            crate::puzzle::Puzzle::Grid(grid) => {
                 Wide::solve(self, &OrderGrid::from_grid(grid), limit.get())
             }
-            crate::grid::Puzzle::Candidates(c) => {
+            crate::puzzle::Puzzle::Candidates(c) => {
                 let masks: Vec<u64> = c.masks().iter().map(|&m| u64::from(m)).collect();
                 self.engine(Order::ALL[1])
                     .solve_masks(&masks, limit.get().max(1))
             }
+            crate::puzzle::Puzzle::Order(grid) => Wide::solve(self, grid, limit.get()),
         };
         let mut stats = Stats::GUESSING;
         stats.guesses = Some(found.guesses);
-        let first = found.first.as_ref().and_then(OrderGrid::to_grid);
-        let second = found.second.as_ref().and_then(OrderGrid::to_grid);
-        Outcome::searched(found.count, limit, found.stopped, first, second, stats)
+        let first = found.first.map(crate::puzzle::Solution::from);
+        let second = found.second.map(crate::puzzle::Solution::from);
+        Outcome::searched_any(found.count, limit, found.stopped, first, second, stats)
     }
 }

@@ -57,7 +57,7 @@ pub fn stderr(o: &Output) -> String {
 }
 
 /// The first `n` records of a bundled data set.
-pub fn sample(file: &str, n: usize) -> Vec<sudobench::grid::Puzzle> {
+pub fn sample(file: &str, n: usize) -> Vec<sudobench::puzzle::Puzzle> {
     sudobench::format::Reader::open(&format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR")))
         .unwrap_or_else(|e| panic!("{e}"))
         .take(n)
