@@ -29,8 +29,9 @@ pub enum Kind {
     Outside,
 }
 
-/// A problem a backend can solve. Today every backend solves the 9×9 Sudoku only; the list is
-/// per backend so that other problems can be added beside it.
+/// A problem a backend can solve: every backend solves the 9×9 Sudoku; some solve every
+/// order. A backend is never asked a problem it does not list: its answer is `n/a`, counted
+/// apart, never a fault.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProblemKind {
     /// The 9×9 Sudoku, clue grid or pencilmark position.
@@ -39,8 +40,20 @@ pub enum ProblemKind {
     SudokuOrders,
 }
 
-/// The problems of every built-in backend today.
+/// The 9×9 Sudoku only.
 const SUDOKU9: &[ProblemKind] = &[ProblemKind::Sudoku9];
+/// Sudoku of every order, 9×9 included.
+const EVERY_ORDER: &[ProblemKind] = &[ProblemKind::Sudoku9, ProblemKind::SudokuOrders];
+
+impl ProblemKind {
+    /// The problem `puzzle` is an instance of.
+    pub fn of(puzzle: &crate::puzzle::Puzzle) -> ProblemKind {
+        match puzzle {
+            crate::puzzle::Puzzle::Order(_) => ProblemKind::SudokuOrders,
+            _ => ProblemKind::Sudoku9,
+        }
+    }
+}
 
 /// A built-in backend: its name, its static facts, and how to build it.
 pub struct BackendInfo {
@@ -83,13 +96,13 @@ impl std::fmt::Debug for BackendInfo {
 pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     name: "basic",
     description:
-        "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle",
+        "simplest correct backtracker (digit masks per unit, fewest candidates first): the oracle, on every order",
     kind: Kind::Search,
     complete: true,
     default: true,
-    referee_rank: Some(4),
+    referee_rank: Some(5),
     closure: None,
-    problems: SUDOKU9,
+    problems: EVERY_ORDER,
     build: |o| Ok(Box::new(solver::basic::Basic::new(o))),
 }, BackendInfo {
     name: "bitmask",
@@ -178,7 +191,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     kind: Kind::ExactCover,
     complete: true,
     default: true,
-    referee_rank: Some(3),
+    referee_rank: Some(4),
     closure: None,
     problems: SUDOKU9,
     build: |o| Ok(Box::new(solver::dlx::Dlx::new(o)?)),
@@ -190,7 +203,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: false,
     referee_rank: None,
     closure: None,
-    problems: &[ProblemKind::Sudoku9, ProblemKind::SudokuOrders],
+    problems: EVERY_ORDER,
     build: |o| Ok(Box::new(solver::wide::Wide::default().with_max_nodes(o.max_nodes))),
 }, BackendInfo {
     name: "dlx-array",
@@ -198,7 +211,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     kind: Kind::ExactCover,
     complete: true,
     default: true,
-    referee_rank: Some(2),
+    referee_rank: Some(3),
     closure: None,
     problems: SUDOKU9,
     build: |o| Ok(Box::new(solver::dlx_array::DlxArray::new(o))),
@@ -260,6 +273,9 @@ pub struct Facts {
     /// Whether every answer is decided (outside backends are taken to be complete: the C
     /// signature has no way to give up, and a program that does answers `unknown`).
     pub complete: bool,
+    /// The problems it solves (outside backends: the 9×9 Sudoku, the one their protocols
+    /// carry).
+    pub problems: &'static [ProblemKind],
 }
 
 /// The facts of a backend name: a built-in one, `exec:CMD` or `lib:PATH:SYMBOL`.
@@ -268,12 +284,14 @@ pub fn facts(name: &str) -> Result<Facts, BuildError> {
         return Ok(Facts {
             kind: Kind::Outside,
             complete: true,
+            problems: SUDOKU9,
         });
     }
     match info(name) {
         Some(b) => Ok(Facts {
             kind: b.kind,
             complete: b.complete,
+            problems: b.problems,
         }),
         None => Err(unknown(name)),
     }

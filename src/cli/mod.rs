@@ -20,7 +20,6 @@ mod output;
 mod proof;
 mod shard;
 mod solve;
-mod solve_order;
 mod verify;
 mod xc;
 

@@ -98,6 +98,9 @@ struct Lines {
     errors: u64,
     /// Records already answered that came from a gzip member that then failed its check.
     suspect: u64,
+    /// The backend answering, to tell a puzzle it does not solve (`n/a`) from one it
+    /// was not asked for lack of budget.
+    backend: Option<Backend>,
 }
 
 impl Lines {
@@ -144,7 +147,7 @@ impl Lines {
             return (line, false);
         }
         match self.mode {
-            Mode::Solve { first } => match (outcome.count(), outcome.solution()) {
+            Mode::Solve { first } => match (outcome.count(), outcome.first_solution()) {
                 // At least one: `--first` asked for one solution.
                 (Count::Exactly(1) | Count::AtLeast(1), Some(s)) => (s.to_string(), true),
                 (Count::Exactly(0), _) => ("no solution".to_string(), false),
@@ -157,7 +160,11 @@ impl Lines {
             Mode::Count { witness } => {
                 let mut line = outcome.count().display();
                 if witness {
-                    for s in outcome.solution().into_iter().chain(outcome.second()) {
+                    for s in outcome
+                        .first_solution()
+                        .into_iter()
+                        .chain(outcome.second_solution())
+                    {
                         line.push(' ');
                         line.push_str(&s.to_string());
                     }
@@ -192,6 +199,24 @@ impl Observer for Lines {
                 false,
             ),
             (None, Some(Some(outcome))) => self.answer_line(record, outcome),
+            (None, Some(None))
+                if !self
+                    .backend
+                    .as_ref()
+                    .is_some_and(|b| b.supports(&record.puzzle)) =>
+            {
+                (
+                    format!(
+                        "error: {}:{}: n/a: backend {} solves 9x9 puzzles only, this one is {} \
+                     (wide and basic solve every order)",
+                        record.source,
+                        record.line,
+                        self.backend.as_ref().map_or("?", |b| b.name()),
+                        record.puzzle.shape().label()
+                    ),
+                    false,
+                )
+            }
             (None, _) => (
                 format!("error: {}:{}: no answer", record.source, record.line),
                 false,
@@ -238,7 +263,8 @@ fn run_lines(
     lines: &mut Lines,
 ) -> Result<()> {
     let mut window = super::shard::window(shard, files)?;
-    let backend = Backend::builtin(&args.backend, &args.options())?;
+    let backend = every_order(Backend::builtin(&args.backend, &args.options())?, args)?;
+    lines.backend = Some(backend.clone());
     let config = Config {
         limit: lines.limit,
         threads: usize::from(threads),
@@ -266,6 +292,38 @@ fn run_lines(
     Ok(())
 }
 
+/// `bitmask`, the default, with `wide` answering the grids of other orders (bitmask's board
+/// is 9×9): what `solve` and `count` run unless told otherwise. Any other backend as it is.
+fn every_order(backend: Backend, args: &BackendArgs) -> Result<Backend> {
+    if backend.name() != "bitmask" {
+        return Ok(backend);
+    }
+    let options = args.options();
+    // Built here, once, so that the factory below cannot fail.
+    sudobench::backends::build("wide", &options)?;
+    sudobench::backends::build("bitmask", &options)?;
+    let make = move || ByOrder {
+        nine: sudobench::backends::build("bitmask", &options).expect("bitmask builds"),
+        other: sudobench::backends::build("wide", &options).expect("wide builds"),
+    };
+    Ok(Backend::new("bitmask", true, make).on_every_order())
+}
+
+/// One backend for 9×9 puzzles and another for the other orders.
+struct ByOrder {
+    nine: Box<dyn sudobench::Solver>,
+    other: Box<dyn sudobench::Solver>,
+}
+
+impl sudobench::Solver for ByOrder {
+    fn solve(&mut self, puzzle: &sudobench::Puzzle, limit: Limit) -> Outcome {
+        match puzzle {
+            sudobench::Puzzle::Order(_) => self.other.solve(puzzle, limit),
+            _ => self.nine.solve(puzzle, limit),
+        }
+    }
+}
+
 fn lines(mode: Mode, limit: Limit) -> Lines {
     Lines {
         out: Output::stdout(),
@@ -278,6 +336,7 @@ fn lines(mode: Mode, limit: Limit) -> Lines {
         ok: 0,
         errors: 0,
         suspect: 0,
+        backend: None,
     }
 }
 
@@ -298,9 +357,6 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
     }
     if args.limit.is_some() {
         anyhow::bail!("--limit is for exact-cover files (Sudoku's solve decides uniqueness)");
-    }
-    if super::solve_order::wanted(&args.files) {
-        return super::solve_order::run(&args.backend.backend, &args.files, None, false);
     }
     let limit = if args.first { Limit::ONE } else { Limit::TWO };
     let start = Instant::now();
@@ -334,15 +390,6 @@ pub fn count(args: &CountArgs) -> Result<bool> {
         );
     }
     let limit = args.limit.sudoku()?;
-    if args.proof.is_none() && super::solve_order::wanted(&args.files) {
-        let limit = limit.get();
-        return super::solve_order::run(
-            &args.backend.backend,
-            &args.files,
-            Some(limit),
-            args.witness,
-        );
-    }
     let start = Instant::now();
     let mode = Mode::Count {
         witness: args.witness,

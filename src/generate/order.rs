@@ -77,8 +77,18 @@ pub fn full_grid(order: Order, wide: &mut Wide, rng: &mut Rng) -> Result<OrderGr
     })
 }
 
-/// Removes clues of `grid` in a random order while the puzzle stays unique.
+/// Branching decisions allowed to each uniqueness check on orders 5 and up (25×25 and
+/// larger): a removal whose check does not finish within it is undone, so the puzzle stays
+/// proven unique but may keep a clue a longer check would have removed. Without it, a few
+/// checks near the end of the removal take minutes each on 25×25.
+pub const LARGE_ORDER_CHECK_NODES: u64 = 2_000;
+
+/// Removes clues of `grid` in a random order while the puzzle stays unique. Up to 16×16 the
+/// result is minimal; from 25×25 on, every check has [`LARGE_ORDER_CHECK_NODES`] and the
+/// result is unique and minimal as far as those checks could tell.
 pub fn minimise(grid: &OrderGrid, wide: &mut Wide, rng: &mut Rng) -> OrderGrid {
+    let budget = (grid.order().n() >= 5).then_some(LARGE_ORDER_CHECK_NODES);
+    wide.set_max_nodes(budget);
     let mut puzzle = grid.clone();
     let mut cells: Vec<usize> = (0..grid.cells().len())
         .filter(|&i| grid.get(i) != 0)
@@ -87,10 +97,12 @@ pub fn minimise(grid: &OrderGrid, wide: &mut Wide, rng: &mut Rng) -> OrderGrid {
     for cell in cells {
         let value = puzzle.get(cell);
         puzzle.set(cell, 0);
-        if wide.solve(&puzzle, 2).count != 1 {
+        let found = wide.solve(&puzzle, 2);
+        if found.count != 1 || found.stopped {
             puzzle.set(cell, value);
         }
     }
+    wide.set_max_nodes(None);
     puzzle
 }
 

@@ -171,6 +171,9 @@ fn method_line(config: &Config) -> String {
 /// A backend's rate and time per puzzle as text, `-` for one without a rate (it failed
 /// before answering anything).
 fn rate_columns(b: &BackendReport, decimals: usize) -> (String, String) {
+    if b.covered == 0 && b.not_applicable > 0 {
+        return ("n/a".to_string(), "n/a".to_string());
+    }
     match b.has_rate() {
         true => (
             rate(b.puzzles_per_sec()),
@@ -269,6 +272,10 @@ fn covered(b: &BackendReport, set: &SetReport) -> String {
     let mut s = format!("{}/{}", thousands(b.covered), thousands(set.selected));
     if b.budget_spent {
         s.push('*');
+    }
+    if b.not_applicable > 0 {
+        // Puzzles of a kind it does not solve (another order than 9×9): never asked.
+        s = format!("{s} ({} n/a)", thousands(b.not_applicable));
     }
     s
 }

@@ -3,6 +3,7 @@
 
 use super::pipeline::{run_ordered, Ready, Sink, Source, Stage};
 use super::{BackendReport, Mismatch, Observer, RunError, Runner, SetReport, MAX_KEPT_MISMATCHES};
+use crate::backends::ProblemKind;
 use crate::format::{Item, Record};
 use crate::judge::{self, Party, Verdict};
 use crate::puzzle::Puzzle;
@@ -66,6 +67,8 @@ struct Worker<'a> {
     inverses: Vec<Symmetry>,
     /// The referee's instance, built when the first dispute needs it.
     referee: Option<Box<dyn Solver>>,
+    /// The instance of the referee for grids of other orders.
+    order_referee: Option<Box<dyn Solver>>,
     /// Recent nanoseconds per puzzle of each backend, to size its batches.
     mean_ns: Vec<u64>,
     /// Per backend: the panic that put this instance out of use, if one did.
@@ -90,6 +93,7 @@ impl<'a> Worker<'a> {
             runner,
             shared,
             referee: None,
+            order_referee: None,
             mean_ns: vec![0; solvers.len()],
             panicked: vec![None; solvers.len()],
             faults: vec![None; solvers.len()],
@@ -155,7 +159,25 @@ impl<'a> Worker<'a> {
                 .map(|(i, _)| i),
         );
         let clock = config.clock;
+        let (mut own_puzzles, mut own_positions) = (Vec::new(), Vec::new());
         for (b, solver) in self.solvers.iter_mut().enumerate() {
+            // A backend is asked only the puzzles it solves (a registry fact); the others are
+            // `n/a` for it: no answer, counted apart.
+            let backend = &self.runner.backends[b];
+            let (puzzles, positions) = if self.puzzles.iter().all(|p| backend.supports(p)) {
+                (&self.puzzles[..], &self.positions[..])
+            } else {
+                own_puzzles.clear();
+                own_positions.clear();
+                for (p, &at) in self.puzzles.iter().zip(&self.positions) {
+                    if backend.supports(p) {
+                        own_puzzles.push(p.clone());
+                        own_positions.push(at);
+                    }
+                }
+                chunk.tallies[b].not_applicable += (self.puzzles.len() - own_puzzles.len()) as u64;
+                (&own_puzzles[..], &own_positions[..])
+            };
             if self.shared.stopped[b].load(Ordering::Relaxed) {
                 chunk.tallies[b].budget_spent = true;
                 continue;
@@ -163,7 +185,7 @@ impl<'a> Worker<'a> {
             let tally = &mut chunk.tallies[b];
             let mut local_ns = 0u64;
             let mut k = 0;
-            while k < self.puzzles.len() {
+            while k < puzzles.len() {
                 // Stopped by the deadline in the previous batch, here or on another thread.
                 if k > 0 && self.shared.stopped[b].load(Ordering::Relaxed) {
                     tally.budget_spent = true;
@@ -180,10 +202,10 @@ impl<'a> Worker<'a> {
                     0 => 1,
                     mean => (BATCH_NS / mean).clamp(1, MAX_BATCH as u64) as usize,
                 };
-                let end = (k + size).min(self.puzzles.len());
+                let end = (k + size).min(puzzles.len());
                 let mut outcomes = Vec::new();
                 if self.panicked[b].is_none() && self.faults[b].is_none() {
-                    let batch = &self.puzzles[k..end];
+                    let batch = &puzzles[k..end];
                     // A backend that panics (a user's Solver, say) must not take the run down:
                     // this instance is not called again and answers `unknown` from here on,
                     // and the report says why. Its time is then the runner's own measure.
@@ -236,7 +258,7 @@ impl<'a> Worker<'a> {
                 outcomes.truncate(end - k);
                 outcomes.resize(end - k, Outcome::unknown(crate::solver::Stats::default()));
                 for (j, outcome) in outcomes.into_iter().enumerate() {
-                    chunk.answers[self.positions[k + j] * nb + b] = Some(outcome);
+                    chunk.answers[positions[k + j] * nb + b] = Some(outcome);
                 }
                 k = end;
             }
@@ -279,7 +301,12 @@ impl<'a> Worker<'a> {
                 answer: o.as_ref(),
                 outside: b.is_outside() && !config.trust_outside,
             }));
-            let (referee, referee_solver) = (&self.runner.referee, &mut self.referee);
+            let nine = matches!(ProblemKind::of(&record.puzzle), ProblemKind::Sudoku9);
+            let referee = self.runner.referee_for(&record.puzzle);
+            let referee_solver = match nine {
+                true => &mut self.referee,
+                false => &mut self.order_referee,
+            };
             let referee_time = config.referee_time;
             let verdict = judge::judge(
                 &record.puzzle,
@@ -287,7 +314,7 @@ impl<'a> Worker<'a> {
                 limit,
                 &parties,
                 &mut || {
-                    let referee = referee.as_ref()?;
+                    let referee = referee?;
                     if referee_solver.is_none() {
                         *referee_solver = referee.instance().ok();
                     }
@@ -329,7 +356,7 @@ impl<'a> Worker<'a> {
                 chunk.mismatch_of[i] = Some(chunk.mismatches.len());
                 chunk
                     .mismatches
-                    .push(mismatch(record, row, &parties, verdict));
+                    .push(mismatch(record, row, backends, &parties, verdict));
             }
         }
         chunk.busy = start.elapsed();
@@ -349,6 +376,7 @@ impl Stage for Worker<'_> {
 fn mismatch(
     record: &Record,
     row: &[Option<Outcome>],
+    backends: &[super::Backend],
     parties: &[Party],
     verdict: Verdict,
 ) -> Mismatch {
@@ -361,9 +389,11 @@ fn mismatch(
         answers: parties
             .iter()
             .zip(row)
-            .map(|(p, o)| {
+            .zip(backends)
+            .map(|((p, o), b)| {
                 let text = match o {
                     Some(o) => o.text(),
+                    None if !b.supports(&record.puzzle) => "n/a".to_string(),
                     None => "skipped (time budget spent)".to_string(),
                 };
                 (p.name.to_string(), text)

@@ -41,7 +41,7 @@ pub mod shard;
 
 pub use pipeline::{Ready, Source};
 
-use crate::backends::Kind;
+use crate::backends::{Kind, ProblemKind};
 use crate::format::{OpenError, ParseError, Reader, Record};
 use crate::judge::Ruling;
 use crate::puzzle::{Puzzle, Solution};
@@ -122,6 +122,7 @@ pub struct Backend {
     name: Arc<str>,
     kind: Kind,
     complete: bool,
+    problems: &'static [ProblemKind],
     outside: bool,
     make: Arc<Factory>,
 }
@@ -150,6 +151,7 @@ impl Backend {
             name: name.into(),
             kind: Kind::Outside,
             complete,
+            problems: &[ProblemKind::Sudoku9],
             outside: false,
             make: Arc::new(move || Ok(Box::new(make()) as Box<dyn Solver>)),
         }
@@ -165,6 +167,7 @@ impl Backend {
             name: name.into(),
             kind: facts.kind,
             complete: facts.complete,
+            problems: facts.problems,
             outside: crate::backends::is_outside(name),
             make: Arc::new(move || crate::backends::build(&owned, &options)),
         })
@@ -183,6 +186,18 @@ impl Backend {
     /// What kind of method it is.
     pub fn kind(&self) -> Kind {
         self.kind
+    }
+
+    /// Whether it solves puzzles like `puzzle` (a registry fact); it is never asked one it
+    /// does not, and its answer there is `n/a`.
+    pub fn supports(&self, puzzle: &Puzzle) -> bool {
+        self.problems.contains(&ProblemKind::of(puzzle))
+    }
+
+    /// Declares that this caller's backend solves Sudoku of every order, not only 9×9.
+    pub fn on_every_order(mut self) -> Backend {
+        self.problems = &[ProblemKind::Sudoku9, ProblemKind::SudokuOrders];
+        self
     }
 
     /// Whether it is an outside program or library (`exec:`, `lib:`), whose counts the
@@ -319,8 +334,12 @@ pub struct BackendReport {
     pub name: String,
     /// Whether it is a complete method.
     pub complete: bool,
-    /// Puzzles it was run on (fewer than the source's when its budget was spent).
+    /// Puzzles it was run on (fewer than the source's when its budget was spent, or when
+    /// some are of a kind it does not solve).
     pub covered: u64,
+    /// Puzzles of a kind it does not solve (a grid of another order than 9×9 for a 9×9
+    /// backend): never asked, shown as `n/a`, neither answers nor faults.
+    pub not_applicable: u64,
     /// Puzzles its solving time covers: those answered before it failed (all of `covered`
     /// for a backend that did not fail). Its rate is over these only; none, no rate.
     pub timed: u64,
@@ -406,6 +425,7 @@ impl BackendReport {
 
     fn add(&mut self, other: &BackendReport) {
         self.covered += other.covered;
+        self.not_applicable += other.not_applicable;
         self.timed += other.timed;
         self.time += other.time;
         self.startup += other.startup;
@@ -554,6 +574,8 @@ pub struct Runner {
     config: Config,
     backends: Vec<Backend>,
     referee: Option<Backend>,
+    /// The referee for grids of other orders than 9×9 (not every referee solves them).
+    order_referee: Option<Backend>,
 }
 
 impl Runner {
@@ -567,22 +589,37 @@ impl Runner {
             max_nodes: config.referee_max_nodes,
             ..Options::default()
         };
-        let mut ranked = crate::backends::referees().peekable();
-        let best = ranked.peek().copied();
-        let referee = ranked
-            .find(|r| backends.iter().all(|b| b.name() != r.name))
-            .or(best)
-            .and_then(|r| Backend::builtin(r.name, &options).ok());
+        let pick = |problem: ProblemKind| {
+            let mut ranked = crate::backends::referees()
+                .filter(|r| r.problems.contains(&problem))
+                .peekable();
+            let best = ranked.peek().copied();
+            ranked
+                .find(|r| backends.iter().all(|b| b.name() != r.name))
+                .or(best)
+                .and_then(|r| Backend::builtin(r.name, &options).ok())
+        };
+        let referee = pick(ProblemKind::Sudoku9);
+        let order_referee = pick(ProblemKind::SudokuOrders);
         Runner {
             config,
             backends,
             referee,
+            order_referee,
         }
     }
 
-    /// The backend that settles disputes evidence cannot decide.
+    /// The backend that settles disputes evidence cannot decide on 9×9 puzzles.
     pub fn referee(&self) -> Option<&Backend> {
         self.referee.as_ref()
+    }
+
+    /// The referee for `puzzle`: one that solves its kind.
+    pub fn referee_for(&self, puzzle: &Puzzle) -> Option<&Backend> {
+        match ProblemKind::of(puzzle) {
+            ProblemKind::SudokuOrders => self.order_referee.as_ref(),
+            ProblemKind::Sudoku9 => self.referee.as_ref(),
+        }
     }
 
     /// The settings.

@@ -1,7 +1,9 @@
-//! `basic` on grids of other orders: the same plain backtracker as on 9×9 — digits already
-//! used in the row, column or box, and the empty cell with fewest remaining digits next — over
-//! `u64` digit sets, which hold the 64 digits of the largest order. Slow on large grids by
-//! design: it is the oracle, and clarity beats speed.
+//! `basic` on grids of other orders: a plain backtracker over `u64` digit sets (which hold the
+//! 64 digits of the largest order) — digits already used in the row, column or box, no other
+//! deduction kept between nodes. At each node it branches on the smallest choice: the empty
+//! cell with fewest digits left, or the row, column or box where some digit has fewest places
+//! left (on 9×9 the cell rule alone is enough; on 16×16 and up it is not: without the places
+//! rule a minimal 16×16 puzzle takes millions of nodes). It is the oracle: clarity beats speed.
 
 use super::progress::Progress;
 use super::{Limit, Outcome, Stats};
@@ -37,11 +39,22 @@ impl Search {
         self.boxes[b] ^= bit;
     }
 
-    /// Depth-first search; the depth is at most the number of empty cells.
-    fn run(&mut self) {
-        if self.progress.done() || !self.progress.enter() {
-            return;
+    /// The `i`-th cell of house `h` (rows, then columns, then boxes).
+    fn house_cell(&self, h: usize, i: usize) -> usize {
+        let (side, n) = (self.side, self.n);
+        match h / side {
+            0 => h * side + i,
+            1 => i * side + (h - side),
+            _ => {
+                let b = h - 2 * side;
+                ((b / n) * n + i / n) * side + (b % n) * n + i % n
+            }
         }
+    }
+
+    /// The smallest choice at this node: `(cells, digits)` pairs to try, or `None` when the
+    /// grid is full. An empty list means a dead end.
+    fn choice(&self) -> Option<Vec<(usize, u8)>> {
         let all = if self.side == 64 {
             u64::MAX
         } else {
@@ -60,21 +73,55 @@ impl Search {
                 }
             }
         }
-        let Some((cell, options)) = best else {
+        let (cell, options) = best?;
+        let digits = |m: u64| {
+            (0..64)
+                .filter(move |d| m >> d & 1 == 1)
+                .map(|d| d as u8 + 1)
+        };
+        let mut choice: Vec<(usize, u8)> = digits(options).map(|d| (cell, d)).collect();
+        if choice.len() <= 1 {
+            return Some(choice);
+        }
+        for h in 0..3 * self.side {
+            let houses = [&self.rows, &self.cols, &self.boxes];
+            let missing = all & !houses[h / self.side][h % self.side];
+            for digit in digits(missing) {
+                let bit = 1u64 << (digit - 1);
+                let places: Vec<(usize, u8)> = (0..self.side)
+                    .map(|i| self.house_cell(h, i))
+                    .filter(|&c| self.grid.get(c) == 0 && self.used(c) & bit == 0)
+                    .map(|c| (c, digit))
+                    .collect();
+                if places.len() < choice.len() {
+                    choice = places;
+                    if choice.len() <= 1 {
+                        return Some(choice);
+                    }
+                }
+            }
+        }
+        Some(choice)
+    }
+
+    /// Depth-first search; the depth is at most the number of empty cells.
+    fn run(&mut self) {
+        if self.progress.done() || !self.progress.enter() {
+            return;
+        }
+        let Some(choice) = self.choice() else {
             let grid = self.grid.clone();
             self.progress.solution(|| Some(grid));
             return;
         };
-        let branching = options.count_ones() > 1;
-        let mut rest = options;
-        while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            rest &= rest - 1;
+        let branching = choice.len() > 1;
+        for (cell, digit) in choice {
+            let bit = 1u64 << (digit - 1);
             if branching {
                 self.progress.guesses += 1;
             }
             self.toggle(cell, bit);
-            self.grid.set(cell, bit.trailing_zeros() as u8 + 1);
+            self.grid.set(cell, digit);
             self.run();
             self.grid.set(cell, 0);
             self.toggle(cell, bit);

@@ -196,3 +196,102 @@ fn cli_generates_every_small_order() {
         }
     }
 }
+
+/// Runs `backends` over a file through the runner and its judge.
+fn run_set(path: &str, backends: &[&str], sample: usize) -> sudobench::runner::SetReport {
+    use sudobench::runner::{Backend, Config, NoObserver, Runner};
+    let options = sudobench::solver::Options {
+        max_nodes: Some(5_000_000),
+        ..Default::default()
+    };
+    let backends = backends
+        .iter()
+        .map(|b| Backend::builtin(b, &options).unwrap())
+        .collect();
+    let runner = Runner::new(Config::default(), backends);
+    let items = sudobench::format::Reader::open(path)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .take(sample);
+    runner
+        .run_items(path, items, None, &mut NoObserver)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_order_backend_agrees_on_the_bundled_order_sets_and_9x9_backends_say_n_a() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+    // (file, records taken, what every answer must be)
+    let sets = [
+        ("orders_4x4_several.gz", 50, "2+"),
+        ("orders_4x4_no_solution.gz", 50, "0"),
+        ("orders_16x16_minimal.gz", 4, "1"),
+        ("orders_16x16_several.gz", 4, "2+"),
+        ("orders_16x16_no_solution.gz", 4, "0"),
+    ];
+    for (file, n, want) in sets {
+        let path = format!("{data}/{file}");
+        let set = run_set(&path, &["wide", "basic", "bitmask", "dlx"], n);
+        assert_eq!(set.records, n as u64, "{file}");
+        assert_eq!(set.mismatch_total, 0, "{file}: {:?}", set.mismatches);
+        for b in &set.backends {
+            match b.name.as_str() {
+                "wide" | "basic" => {
+                    assert_eq!(
+                        (b.covered, b.not_applicable),
+                        (n as u64, 0),
+                        "{file} {}",
+                        b.name
+                    );
+                    let (count, solved) = match want {
+                        "1" => (b.unique, b.solved),
+                        "2+" => (b.multiple, b.solved),
+                        _ => (b.none, n as u64 - b.solved),
+                    };
+                    assert_eq!((count, solved), (n as u64, n as u64), "{file} {b:?}");
+                }
+                // 9×9-only backends are never asked: n/a, neither an answer nor a fault.
+                _ => assert_eq!(
+                    (b.covered, b.not_applicable, b.mismatches),
+                    (0, n as u64, 0),
+                    "{file} {}",
+                    b.name
+                ),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_file_mixing_orders_is_read_record_by_record_in_either_order() {
+    let nine = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let four = "1...2..3...4..2.";
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("nine-first.txt", format!("{nine}\n{four}\n")),
+        ("four-first.txt", format!("# mixed\n{four}\n{nine}\n")),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let items: Vec<_> = sudobench::format::Reader::open(path.to_str().unwrap())
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let shapes: Vec<String> = items.iter().map(|r| r.puzzle.shape().label()).collect();
+        let mut want = vec!["9x9".to_string(), "4x4".to_string()];
+        if name.starts_with("four") {
+            want.reverse();
+        }
+        assert_eq!(shapes, want, "{name}");
+        let out = run(&["count", path.to_str().unwrap()], b"");
+        assert!(out.status.success(), "{}", crate::common::stderr(&out));
+        assert_eq!(crate::common::lines(&out).len(), 2, "{name}");
+        // A backend that solves 9x9 only says n/a on the other record, naming the order.
+        let out = run(&["count", "--backend", "dlx", path.to_str().unwrap()], b"");
+        assert!(!out.status.success());
+        let text = crate::common::stdout(&out);
+        assert!(
+            text.contains("n/a: backend dlx solves 9x9 puzzles only, this one is 4x4"),
+            "{text}"
+        );
+    }
+}

@@ -71,6 +71,11 @@ impl Wide {
         self
     }
 
+    /// Sets the budget of branching decisions per search (`None`: none).
+    pub fn set_max_nodes(&mut self, max_nodes: Option<u64>) {
+        self.max_nodes = max_nodes;
+    }
+
     fn engine(&mut self, order: Order) -> &mut dyn Engine {
         let (rules, max_nodes) = (self.rules, self.max_nodes);
         let slot = &mut self.engines[order.n() - 2];
