@@ -143,7 +143,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: true,
     referee_rank: None,
     closure: None,
-    problems: SUDOKU9,
+    problems: EVERY_ORDER,
     build: |o| Ok(Box::new(solver::sat::Sat::new(o))),
 }, BackendInfo {
     name: "sat-batsat",
@@ -193,7 +193,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: true,
     referee_rank: Some(4),
     closure: None,
-    problems: SUDOKU9,
+    problems: EVERY_ORDER,
     build: |o| Ok(Box::new(solver::dlx::Dlx::new(o)?)),
 }, BackendInfo {
     name: "wide",
@@ -213,7 +213,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: true,
     referee_rank: Some(3),
     closure: None,
-    problems: SUDOKU9,
+    problems: EVERY_ORDER,
     build: |o| Ok(Box::new(solver::dlx_array::DlxArray::new(o))),
 }];
 

@@ -95,7 +95,7 @@ impl Solver for Dlx {
         match puzzle {
             Puzzle::Grid(grid) => self.solve_grid(grid, limit),
             Puzzle::Candidates(candidates) => self.solve_candidates(candidates, limit),
-            Puzzle::Order(_) => Outcome::unknown(Stats::default()),
+            Puzzle::Order(g) => super::cover_order::solve("dlx", g, limit, self.max_nodes),
         }
     }
 }

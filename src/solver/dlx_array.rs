@@ -332,7 +332,7 @@ impl Solver for DlxArray {
         match puzzle {
             Puzzle::Grid(grid) => self.solve_grid(grid, limit),
             Puzzle::Candidates(candidates) => self.solve_candidates(candidates, limit),
-            Puzzle::Order(_) => Outcome::unknown(Stats::default()),
+            Puzzle::Order(g) => super::cover_order::solve("dlx-array", g, limit, self.max_nodes),
         }
     }
 }

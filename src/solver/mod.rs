@@ -10,6 +10,7 @@ pub mod basic;
 mod basic_order;
 pub mod bitmask;
 mod clock;
+mod cover_order;
 pub mod deadline;
 pub mod dlx;
 pub mod dlx_array;

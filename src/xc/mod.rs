@@ -18,6 +18,7 @@ pub mod check;
 pub mod dlx;
 pub mod families;
 pub mod knuth;
+pub mod order;
 pub mod sat;
 
 pub use knuth::{Instance, KnuthError};

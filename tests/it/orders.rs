@@ -230,12 +230,21 @@ fn every_order_backend_agrees_on_the_bundled_order_sets_and_9x9_backends_say_n_a
     ];
     for (file, n, want) in sets {
         let path = format!("{data}/{file}");
-        let set = run_set(&path, &["wide", "basic", "bitmask", "dlx"], n);
+        let names = [
+            "wide",
+            "basic",
+            "dlx",
+            "dlx-array",
+            "sat",
+            "bitmask",
+            "sat-batsat",
+        ];
+        let set = run_set(&path, &names, n);
         assert_eq!(set.records, n as u64, "{file}");
         assert_eq!(set.mismatch_total, 0, "{file}: {:?}", set.mismatches);
         for b in &set.backends {
             match b.name.as_str() {
-                "wide" | "basic" => {
+                "wide" | "basic" | "dlx" | "dlx-array" | "sat" => {
                     assert_eq!(
                         (b.covered, b.not_applicable),
                         (n as u64, 0),
@@ -286,12 +295,29 @@ fn a_file_mixing_orders_is_read_record_by_record_in_either_order() {
         assert!(out.status.success(), "{}", crate::common::stderr(&out));
         assert_eq!(crate::common::lines(&out).len(), 2, "{name}");
         // A backend that solves 9x9 only says n/a on the other record, naming the order.
-        let out = run(&["count", "--backend", "dlx", path.to_str().unwrap()], b"");
+        let out = run(
+            &["count", "--backend", "logic", path.to_str().unwrap()],
+            b"",
+        );
         assert!(!out.status.success());
         let text = crate::common::stdout(&out);
         assert!(
-            text.contains("n/a: backend dlx solves 9x9 puzzles only, this one is 4x4"),
+            text.contains("n/a: backend logic solves 9x9 puzzles only, this one is 4x4"),
             "{text}"
         );
+    }
+}
+
+#[test]
+fn every_order_backend_counts_288_solutions_of_the_empty_4x4() {
+    use sudobench::solver::{Count, Limit, Options};
+    let empty = sudobench::Puzzle::from_order_grid(OrderGrid::empty(order(2)));
+    for name in ["wide", "basic", "dlx", "dlx-array", "sat"] {
+        let mut backend = sudobench::backends::build(name, &Options::default()).unwrap();
+        let out = backend.solve(&empty, Limit::new(1000).unwrap());
+        assert_eq!(out.count(), Count::Exactly(288), "{name}");
+        let (first, second) = (out.first_solution().unwrap(), out.second_solution().unwrap());
+        assert!(sudobench::judge::check_answer(&empty, &out).is_none(), "{name}");
+        assert_ne!(first, second, "{name}");
     }
 }

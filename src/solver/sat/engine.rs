@@ -178,6 +178,11 @@ impl<E: Engine> Solver for SatBackend<E> {
         match puzzle {
             Puzzle::Grid(grid) => self.run(Givens::Grid(grid), limit),
             Puzzle::Candidates(candidates) => self.run(Givens::Candidates(candidates), limit),
+            // Other orders: varisat on the exact-cover CNF of the grid reduced by its clues
+            // (the registry lists only `sat` there; the other engines are 9×9 only).
+            Puzzle::Order(g) if self.engine.name() == "sat" => {
+                crate::solver::cover_order::solve("sat", g, limit, Some(self.max_calls))
+            }
             Puzzle::Order(_) => Outcome::unknown(Stats::default()),
         }
     }
