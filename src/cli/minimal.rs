@@ -86,10 +86,11 @@ impl Pending {
     /// [`Pending::verdict`] callers as an error line).
     pub fn start(record: &Record) -> Option<Pending> {
         let Puzzle::Grid(grid) = &record.puzzle else {
-            eprintln!(
-                "error: {}:{}: a pencilmark puzzle has no clues to be minimal about (--minimal checks clue grids)",
-                record.source, record.line
-            );
+            let why = match &record.puzzle {
+                Puzzle::Order(g) => format!("--minimal checks 9x9 clue grids; this one is {}", g.order()),
+                _ => "a pencilmark puzzle has no clues to be minimal about (--minimal checks clue grids)".to_string(),
+            };
+            eprintln!("error: {}:{}: {why}", record.source, record.line);
             return None;
         };
         Some(Pending {

@@ -7,6 +7,7 @@
 
 mod backends;
 mod bench;
+mod by_order;
 mod certify;
 mod closure;
 mod cnf;

@@ -263,7 +263,10 @@ fn run_lines(
     lines: &mut Lines,
 ) -> Result<()> {
     let mut window = super::shard::window(shard, files)?;
-    let backend = every_order(Backend::builtin(&args.backend, &args.options())?, args)?;
+    let backend = super::by_order::every_order(
+        Backend::builtin(&args.backend, &args.options())?,
+        &args.options(),
+    )?;
     lines.backend = Some(backend.clone());
     let config = Config {
         limit: lines.limit,
@@ -290,38 +293,6 @@ fn run_lines(
         }
     }
     Ok(())
-}
-
-/// `bitmask`, the default, with `wide` answering the grids of other orders (bitmask's board
-/// is 9×9): what `solve` and `count` run unless told otherwise. Any other backend as it is.
-fn every_order(backend: Backend, args: &BackendArgs) -> Result<Backend> {
-    if backend.name() != "bitmask" {
-        return Ok(backend);
-    }
-    let options = args.options();
-    // Built here, once, so that the factory below cannot fail.
-    sudobench::backends::build("wide", &options)?;
-    sudobench::backends::build("bitmask", &options)?;
-    let make = move || ByOrder {
-        nine: sudobench::backends::build("bitmask", &options).expect("bitmask builds"),
-        other: sudobench::backends::build("wide", &options).expect("wide builds"),
-    };
-    Ok(Backend::new("bitmask", true, make).on_every_order())
-}
-
-/// One backend for 9×9 puzzles and another for the other orders.
-struct ByOrder {
-    nine: Box<dyn sudobench::Solver>,
-    other: Box<dyn sudobench::Solver>,
-}
-
-impl sudobench::Solver for ByOrder {
-    fn solve(&mut self, puzzle: &sudobench::Puzzle, limit: Limit) -> Outcome {
-        match puzzle {
-            sudobench::Puzzle::Order(_) => self.other.solve(puzzle, limit),
-            _ => self.nine.solve(puzzle, limit),
-        }
-    }
 }
 
 fn lines(mode: Mode, limit: Limit) -> Lines {

@@ -69,6 +69,10 @@ struct VerifyObserver {
     multiple: u64,
     none: u64,
     unknown: u64,
+    /// Puzzles of a kind the backend does not solve (another order than 9×9).
+    not_applicable: u64,
+    /// The backend, to tell those apart.
+    backend: Option<Backend>,
     malformed: u64,
     /// Puzzles already written that came from a gzip member that then failed its check.
     suspect: u64,
@@ -104,7 +108,14 @@ impl Observer for VerifyObserver {
             self.mismatches += 1;
             eprint!("{mismatch}");
         }
-        let (count, solution) = accepted(answers, mismatch);
+        let applies = self
+            .backend
+            .as_ref()
+            .is_none_or(|b| b.supports(&record.puzzle));
+        let (count, solution) = match applies {
+            true => accepted(answers, mismatch),
+            false => (None, None),
+        };
         if self.is_smaller(record) {
             if let Some(pending) = self.minimal.as_mut().filter(|p| p.is_smaller(record)) {
                 pending.smaller(record, count);
@@ -139,11 +150,14 @@ impl Observer for VerifyObserver {
             Some(Count::Exactly(0)) => self.none += 1,
             Some(Count::Exactly(1)) => self.unique += 1,
             Some(Count::Exactly(_) | Count::AtLeast(_)) => self.multiple += 1,
+            None if !applies => self.not_applicable += 1,
             Some(Count::Unknown) | None => self.unknown += 1,
         }
-        // What the judge accepts, or `mismatch` when no answer stands.
+        // What the judge accepts, `n/a` for a puzzle the backend does not solve, or
+        // `mismatch` when no answer stands.
         let count = match count {
             Some(c) => c.display(),
+            None if !applies => "n/a".to_string(),
             None => "mismatch".to_string(),
         };
         let puzzle = record.puzzle.to_string();
@@ -190,7 +204,7 @@ impl Observer for VerifyObserver {
 fn accepted<'a>(
     answers: &'a [Option<Outcome>],
     mismatch: Option<&Mismatch>,
-) -> (Option<Count>, Option<&'a sudobench::Grid>) {
+) -> (Option<Count>, Option<&'a sudobench::Solution>) {
     let open = mismatch.is_some_and(|m| m.ruling.as_ref().is_some_and(|r| !r.settled));
     if open {
         return (None, None);
@@ -210,7 +224,7 @@ fn accepted<'a>(
             continue;
         }
         if o.count() != Count::Unknown {
-            return (Some(o.count()), o.solution());
+            return (Some(o.count()), o.first_solution());
         }
     }
     // Every decided answer was blamed: a referee that settled it has the accepted count.
@@ -233,7 +247,10 @@ fn accepted<'a>(
 /// `sudobench verify`.
 pub fn verify(args: &VerifyArgs) -> Result<bool> {
     let options = args.settings.options();
-    let mut backends = vec![Backend::builtin(&args.backend, &options)?];
+    let mut backends = vec![super::by_order::every_order(
+        Backend::builtin(&args.backend, &options)?,
+        &options,
+    )?];
     if args.cross_check {
         // A backend of another kind than the first (see the registry).
         let second = sudobench::backends::cross_check_partner(&args.backend)?;
@@ -257,6 +274,8 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         multiple: 0,
         none: 0,
         unknown: 0,
+        not_applicable: 0,
+        backend: runner.backends().first().cloned(),
         malformed: 0,
         suspect: 0,
         mismatches: 0,
@@ -302,13 +321,17 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
     }
     let o = &observer;
     eprintln!(
-        "sudobench verify: {} puzzles: {} unique, {} multiple, {} no solution, {} unknown; \
+        "sudobench verify: {} puzzles: {} unique, {} multiple, {} no solution, {} unknown{}; \
          {} malformed, {} unreadable files, {} (backend {}){}",
         o.puzzles,
         o.unique,
         o.multiple,
         o.none,
         o.unknown,
+        match o.not_applicable {
+            0 => String::new(),
+            n => format!(", {n} n/a (of a kind the backend does not solve)"),
+        },
         o.malformed,
         unreadable,
         plural(o.mismatches, "mismatch", "mismatches"),

@@ -316,8 +316,39 @@ fn every_order_backend_counts_288_solutions_of_the_empty_4x4() {
         let mut backend = sudobench::backends::build(name, &Options::default()).unwrap();
         let out = backend.solve(&empty, Limit::new(1000).unwrap());
         assert_eq!(out.count(), Count::Exactly(288), "{name}");
-        let (first, second) = (out.first_solution().unwrap(), out.second_solution().unwrap());
-        assert!(sudobench::judge::check_answer(&empty, &out).is_none(), "{name}");
+        let (first, second) = (
+            out.first_solution().unwrap(),
+            out.second_solution().unwrap(),
+        );
+        assert!(
+            sudobench::judge::check_answer(&empty, &out).is_none(),
+            "{name}"
+        );
         assert_ne!(first, second, "{name}");
     }
+}
+
+#[test]
+fn verify_answers_other_orders_with_solutions_and_says_n_a_for_a_9x9_backend() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+    let several = format!("{data}/orders_4x4_several.gz");
+    // The default backend answers every order, and the cross-check partner (sat) agrees.
+    let out = run(&["verify", "--cross-check", &several], b"");
+    let err = crate::common::stderr(&out);
+    assert!(err.contains("50 puzzles: 0 unique, 50 multiple"), "{err}");
+    assert!(err.contains("0 mismatches"), "{err}");
+    // A 9x9-only backend: n/a on every record, counted apart, not unknown.
+    let out = run(&["verify", "--backend", "logic", &several], b"");
+    let err = crate::common::stderr(&out);
+    assert!(err.contains("0 unknown, 50 n/a"), "{err}");
+    assert_eq!(crate::common::lines(&out)[1], "...22.........34,n/a,");
+    // A unique 16x16 puzzle comes with its solution, checked by the rules-only checker.
+    let minimal = format!("{data}/orders_16x16_minimal.gz");
+    let out = run(&["verify", &minimal], b"");
+    let row = crate::common::lines(&out)[1].clone();
+    let fields: Vec<&str> = row.split(',').collect();
+    assert_eq!(fields[1], "1", "{row}");
+    let puzzle = sudobench::order::format::parse_chars(fields[0]).unwrap();
+    let solution = sudobench::order::format::parse_chars(fields[2]).unwrap();
+    check(&puzzle, &solution).unwrap();
 }
