@@ -463,6 +463,7 @@ impl Sink<Item, Chunk> for Deliver<'_> {
             match item {
                 Ok(record) => {
                     self.report.selected += 1;
+                    self.report.count_shape(record.puzzle.shape());
                     if self.counting {
                         self.report.records += 1;
                     }

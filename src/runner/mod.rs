@@ -44,7 +44,7 @@ pub use pipeline::{Ready, Source};
 use crate::backends::{Kind, ProblemKind};
 use crate::format::{OpenError, ParseError, Reader, Record};
 use crate::judge::Ruling;
-use crate::puzzle::{Puzzle, Solution};
+use crate::puzzle::{Puzzle, Shape, Solution};
 use crate::solver::{BuildError, Clock, Count, Limit, Options, Outcome, Solver, Stats};
 use std::fmt;
 use std::sync::Arc;
@@ -516,6 +516,27 @@ pub struct SetReport {
     pub referee: Option<String>,
     /// Why the source could not be read at all (see [`SetReport::unreadable`]).
     pub error: Option<String>,
+    /// The kinds of puzzle the selected records are, smallest first, with how many of each
+    /// (a set may mix 9×9 grids and grids of other orders).
+    pub shapes: Vec<(Shape, u64)>,
+}
+
+impl SetReport {
+    /// The kinds of puzzle the set holds, as `16x16` or `9x9 and 16x16`.
+    pub fn shape_labels(&self) -> String {
+        let labels: Vec<String> = self.shapes.iter().map(|(s, _)| s.label()).collect();
+        labels.join(" and ")
+    }
+
+    fn count_shape(&mut self, shape: Shape) {
+        match self.shapes.iter_mut().find(|(s, _)| *s == shape) {
+            Some((_, n)) => *n += 1,
+            None => {
+                self.shapes.push((shape, 1));
+                self.shapes.sort();
+            }
+        }
+    }
 }
 
 impl SetReport {
