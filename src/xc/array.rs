@@ -196,7 +196,6 @@ pub fn search(
     max_nodes: Option<u64>,
     visit: &mut dyn FnMut(&[usize]),
 ) -> Found {
-    let budget = max_nodes.unwrap_or(u64::MAX);
     let t = Tables::new(instance);
     let mut s = State {
         blocked: vec![0; instance.options.len()],
@@ -208,24 +207,17 @@ pub fn search(
         primary: instance.primary,
         updates: 0,
     };
-    let mut found = Found {
-        complete: true,
-        ..Found::default()
-    };
+    let mut found = Found::started();
     let mut stack: Vec<Frame> = Vec::with_capacity(instance.primary + 1);
     let mut solution: Vec<usize> = Vec::with_capacity(instance.primary + 1);
     'node: loop {
-        found.nodes += 1;
-        if found.nodes > budget {
-            found.complete = false;
+        if !found.count_node(max_nodes) {
             break;
         }
         if s.open == 0 {
-            found.count += 1;
             solution.clear();
             solution.extend(stack.iter().filter_map(|f| f.chosen).map(|o| o as usize));
-            visit(&solution);
-            if limit.reached(found.count) {
+            if found.count_solution(&solution, limit, visit) {
                 break;
             }
         } else {

@@ -69,7 +69,6 @@ pub fn search(
     max_nodes: Option<u64>,
     visit: &mut dyn FnMut(&[usize]),
 ) -> Found {
-    let budget = max_nodes.unwrap_or(u64::MAX);
     let mut containing: Vec<Vec<usize>> = vec![Vec::new(); instance.primary];
     for (o, option) in instance.options.iter().enumerate() {
         for &(i, _) in option {
@@ -85,24 +84,17 @@ pub fn search(
         covered: 0,
         changes: 0,
     };
-    let mut found = Found {
-        complete: true,
-        ..Found::default()
-    };
+    let mut found = Found::started();
     let mut stack: Vec<Frame> = Vec::new();
     let mut chosen: Vec<usize> = Vec::new();
     'node: loop {
-        found.nodes += 1;
-        if found.nodes > budget {
-            found.complete = false;
+        if !found.count_node(max_nodes) {
             break;
         }
         if state.covered == instance.primary {
-            found.count += 1;
             chosen.clear();
             chosen.extend(stack.iter().filter_map(|f| f.applied));
-            visit(&chosen);
-            if limit.reached(found.count) {
+            if found.count_solution(&chosen, limit, visit) {
                 break;
             }
         } else {

@@ -119,26 +119,18 @@ impl Dlx {
         max_nodes: Option<u64>,
         visit: &mut dyn FnMut(&[usize]),
     ) -> Found {
-        let budget = max_nodes.unwrap_or(u64::MAX);
-        let mut found = Found {
-            complete: true,
-            ..Found::default()
-        };
+        let mut found = Found::started();
         self.updates = 0;
         let mut choice: Vec<u32> = Vec::with_capacity(self.primary + 1);
         let mut solution: Vec<usize> = Vec::with_capacity(self.primary + 1);
         'forward: loop {
-            found.nodes += 1;
             let mut stop = false;
-            if found.nodes > budget {
-                found.complete = false;
+            if !found.count_node(max_nodes) {
                 stop = true;
             } else if self.rlink[0] == 0 {
-                found.count += 1;
                 solution.clear();
                 solution.extend(choice.iter().map(|&x| self.option_of[x as usize] as usize));
-                visit(&solution);
-                stop = limit.reached(found.count);
+                stop = found.count_solution(&solution, limit, visit);
             } else {
                 let (item, n) = self.choose();
                 if n > 0 {

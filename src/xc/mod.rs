@@ -69,6 +69,38 @@ impl Found {
     pub fn limited(&self, limit: Limit) -> bool {
         limit.reached(self.count)
     }
+
+    /// A search that has found nothing yet: complete until the budget stops it.
+    fn started() -> Found {
+        Found {
+            complete: true,
+            ..Found::default()
+        }
+    }
+
+    /// Counts one more search node; false (and the search incomplete) once that is past
+    /// `max_nodes`.
+    #[inline]
+    fn count_node(&mut self, max_nodes: Option<u64>) -> bool {
+        self.nodes += 1;
+        if self.nodes > max_nodes.unwrap_or(u64::MAX) {
+            self.complete = false;
+        }
+        self.complete
+    }
+
+    /// Counts `solution` and shows it to `visit`; true if that reaches `limit`.
+    #[inline]
+    fn count_solution(
+        &mut self,
+        solution: &[usize],
+        limit: Limit,
+        visit: &mut dyn FnMut(&[usize]),
+    ) -> bool {
+        self.count += 1;
+        visit(solution);
+        limit.reached(self.count)
+    }
 }
 
 /// The exact-cover backends, by name.

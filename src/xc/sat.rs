@@ -92,18 +92,12 @@ pub fn search(
     max_nodes: Option<u64>,
     visit: &mut dyn FnMut(&[usize]),
 ) -> Found {
-    let budget = max_nodes.unwrap_or(u64::MAX);
     let (mut solver, x) = encode(instance);
-    let mut found = Found {
-        complete: true,
-        ..Found::default()
-    };
+    let mut found = Found::started();
     let mut truth = vec![false; x.len()];
     let mut chosen = Vec::new();
     loop {
-        found.nodes += 1;
-        if found.nodes > budget {
-            found.complete = false;
+        if !found.count_node(max_nodes) {
             break;
         }
         match solver.solve() {
@@ -126,9 +120,7 @@ pub fn search(
         }
         chosen.clear();
         chosen.extend((0..x.len()).filter(|&o| truth[o]));
-        found.count += 1;
-        visit(&chosen);
-        if limit.reached(found.count) {
+        if found.count_solution(&chosen, limit, visit) {
             break;
         }
         let block: Vec<Lit> = chosen.iter().map(|&o| !x[o]).collect();
