@@ -96,3 +96,9 @@ impl sudobench::Solver for Named {
         self.solver.solve(puzzle, limit)
     }
 }
+
+/// Asserts that the run exited 0, showing its standard error if not.
+#[track_caller]
+pub fn assert_success(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+}
