@@ -269,12 +269,7 @@ fn rate_verifies_every_kept_certificate_and_certify_exits_0() {
         ],
         b"",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_success(&out);
     let stdout = String::from_utf8(out.stdout).unwrap();
     let rows: Vec<&str> = stdout.lines().skip(1).collect();
     assert_eq!(rows.len(), text.lines().count());
@@ -490,12 +485,7 @@ fn count_proofs_are_the_same_on_two_threads() {
             ],
             b"",
         );
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::common::assert_success(&out);
         let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.path().join(&proofs))
             .unwrap()
             .map(|e| {

@@ -104,7 +104,7 @@ fn verify_gives_counts_errors_with_lines_and_exit_codes() {
         "--cross-check",
         good.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    crate::common::assert_success(&o);
     let rows = json_rows(&stdout(&o));
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["count"], "1");
@@ -302,7 +302,7 @@ fn table_names_cpu_and_bundled_sets_run_by_default() {
         "--time-budget",
         "5",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    crate::common::assert_success(&o);
     let text = stdout(&o);
     assert!(text.starts_with("CPU: "), "{text}");
     assert!(text.contains("hardware threads"));
@@ -347,7 +347,7 @@ fn two_threads_and_symmetries_give_the_same_counts_as_one_thread() {
         args.extend_from_slice(extra);
         args.extend(files.iter().map(|s| s.as_str()));
         let o = run(&args);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        crate::common::assert_success(&o);
         json_rows(&stdout(&o))
     };
     let counts = |rows: &[serde_json::Value]| -> Vec<String> {
@@ -412,7 +412,7 @@ fn report_rewrites_only_the_generated_part() {
         &data("puzzles3_magictour_top1465.gz"),
         &data("puzzles6_forum_hardest_1106.gz"),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    crate::common::assert_success(&o);
     let page = std::fs::read_to_string(&results).unwrap();
     assert!(page.contains("hand-written intro") && page.contains("## Peers\nkept"));
     assert!(!page.contains("\nold\n"));

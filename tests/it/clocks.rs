@@ -4,14 +4,11 @@
 //! `tests/c/sb_solver.c` (`sb_recall`, `sb_thread`, `sb_sleep`); the figures compared are CPU
 //! or wall seconds from one run, with margins of several times, never a rate.
 
+use crate::common::{bench_json, one_per_line, sample, stderr};
 use crate::plugin::library;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn lib(symbol: &str) -> String {
     format!("lib:{}:{symbol}", library().display())
@@ -19,44 +16,21 @@ fn lib(symbol: &str) -> String {
 
 /// A file of the first `n` puzzles of a bundled set.
 fn puzzles(dir: &Path, set: &str, n: usize) -> PathBuf {
-    let path = root().join("data").join(set);
-    let text: String = sudobench::format::Reader::open(path.to_str().expect("path"))
-        .expect("bundled set opens")
-        .take(n)
-        .map(|r| format!("{}\n", r.expect("bundled record").puzzle))
-        .collect();
     let file = dir.join(format!("{set}.{n}.txt"));
-    std::fs::write(&file, text).expect("write puzzles");
+    std::fs::write(&file, one_per_line(&sample(set, n))).expect("write puzzles");
     file
-}
-
-/// `bench --time-budget 0` with `more` arguments on one file.
-fn run_bench(file: &Path, more: &[&str]) -> Output {
-    let mut args = vec!["bench", "--time-budget", "0"];
-    args.extend(more);
-    args.push(file.to_str().expect("path"));
-    crate::common::run(&args, b"")
 }
 
 /// `bench --format json --time-budget 0 --clock CLOCK` with these backends on one file: the
 /// output and one row per backend, in order.
 fn bench(backends: &[&str], clock: &str, file: &Path, more: &[&str]) -> (Output, Vec<Value>) {
-    let mut args = vec!["--format", "json", "--clock", clock];
+    let mut args = vec!["--clock", clock];
     for b in backends {
         args.extend(["--backend", b]);
     }
     args.extend(more);
-    let out = run_bench(file, &args);
-    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
-    assert_eq!(
-        rows.len(),
-        backends.len(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (out, rows) = bench_json(&args, file);
+    assert_eq!(rows.len(), backends.len(), "{}", stderr(&out));
     (out, rows)
 }
 
@@ -150,7 +124,7 @@ fn an_exec_start_up_is_reported_not_billed() {
     assert!(start >= 1.0, "start-up {start} s");
     assert!(solve < 1.0, "solving {solve} s: the start-up was billed");
     assert_eq!(wall[0]["unknown"], 8);
-    let table = run_bench(&file, &["--clock", "wall", "--backend", &backend]);
+    let table = crate::common::bench(&["--clock", "wall", "--backend", &backend], &file);
     let text = String::from_utf8_lossy(&table.stdout);
     assert!(text.contains("wall puzzles/s"), "{text}");
     assert!(text.contains("solving timed by wall-clock time"), "{text}");
@@ -170,7 +144,7 @@ fn a_backend_that_failed_at_once_has_no_rate() {
     assert!(rows[1]["us_per_puzzle"].is_null(), "{}", rows[1]);
     assert_eq!(rows[1]["covered"], 3);
     assert_eq!(rows[1]["solved"], 0);
-    let table = run_bench(&file, &["--backends", "bitmask,exec:exit 3"]);
+    let table = crate::common::bench(&["--backends", "bitmask,exec:exit 3"], &file);
     let text = String::from_utf8_lossy(&table.stdout);
     let row = text
         .lines()

@@ -46,7 +46,7 @@ fn report_adds_the_listed_peers_under_their_names() {
         "5",
         &data("puzzles3_magictour_top1465.gz"),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    crate::common::assert_success(&o);
     let page = std::fs::read_to_string(&results).unwrap();
     assert!(page.contains("| basic |"), "{page}");
     // The peer solved all five puzzles (unique 5, no mismatch) under its label.

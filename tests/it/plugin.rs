@@ -3,7 +3,7 @@
 //! built-in backends, and a library that crashes, exits, hangs, lies about counts or writes
 //! wrong grids fails or is blamed, with the puzzle named, while the run goes on.
 
-use crate::common::{lines, stderr};
+use crate::common::{bench_json, lines, one_per_line, samples, stderr};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -51,33 +51,17 @@ fn sudobench(args: &[&str], stdin: &str) -> Output {
     crate::common::run(args, stdin.as_bytes())
 }
 
-/// The first `n` puzzles of a bundled set, one per line.
-fn first(set: &str, n: usize) -> Vec<String> {
-    let path = root().join("data").join(set);
-    sudobench::format::Reader::open(path.to_str().expect("path"))
-        .expect("bundled set opens")
-        .take(n)
-        .map(|r| r.expect("bundled record").puzzle.to_string())
-        .collect()
-}
-
 /// A sample of every bundled set (small where the plain C backtracker is slow), plus a
 /// puzzle without a solution, one with clashing clues, and the empty grid.
 fn sample() -> String {
-    let mut text = String::new();
-    for (set, n) in [
+    let mut text = one_per_line(&samples(&[
         ("puzzles0_kaggle.csv.gz", 30),
         ("puzzles2_17_clue.gz", 3),
         ("puzzles3_magictour_top1465.gz", 15),
         ("puzzles5_forum_hardest_1905_11+.gz", 10),
         ("puzzles6_forum_hardest_1106.gz", 6),
         ("puzzles7_serg_benchmark.gz", 30),
-    ] {
-        for p in first(set, n) {
-            text.push_str(&p);
-            text.push('\n');
-        }
-    }
+    ]));
     text.push_str(&format!("12345678.........9{}\n", ".".repeat(63)));
     text.push_str(&format!("5...5....{}\n", ".".repeat(72)));
     text.push_str(&format!("{}\n", ".".repeat(81)));
@@ -86,7 +70,10 @@ fn sample() -> String {
 
 /// `n` unique puzzles from magictour.
 fn unique(n: usize) -> Vec<String> {
-    first("puzzles3_magictour_top1465.gz", n)
+    crate::common::sample("puzzles3_magictour_top1465.gz", n)
+        .iter()
+        .map(Puzzle::to_string)
+        .collect()
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -97,23 +84,9 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 /// `bench --format json --time-budget 0` on one file: the exit status and a row per backend.
 fn bench(backends: &str, file: &Path, more: &[&str]) -> (Output, Vec<serde_json::Value>) {
-    let mut args = vec![
-        "bench",
-        "--backends",
-        backends,
-        "--format",
-        "json",
-        "--time-budget",
-        "0",
-    ];
+    let mut args = vec!["--backends", backends];
     args.extend_from_slice(more);
-    args.push(file.to_str().expect("path"));
-    let out = sudobench(&args, "");
-    let rows = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
-    (out, rows)
+    bench_json(&args, file)
 }
 
 fn row<'a>(rows: &'a [serde_json::Value], backend: &str) -> &'a serde_json::Value {
@@ -155,7 +128,7 @@ fn agrees_with_the_builtin_backends_on_every_bundled_set() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = write(dir.path(), "sample.txt", &input);
     let (out, rows) = bench(&format!("basic,bitmask,{backend}"), &file, &[]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    crate::common::assert_success(&out);
     let (ours, theirs) = (row(&rows, &backend), row(&rows, "bitmask"));
     for field in ["covered", "unique", "multiple", "none", "unknown", "solved"] {
         assert_eq!(ours[field], theirs[field], "{field}: {ours}");
@@ -474,12 +447,7 @@ fn the_library_api_runs_the_worker_it_is_told_to() {
 
 /// Lines of a data set's first `n` records.
 fn data_lines(file: &str, n: usize) -> String {
-    let path = root().join("data").join(file);
-    sudobench::format::Reader::open(path.to_str().expect("path"))
-        .expect("data opens")
-        .take(n)
-        .map(|r| format!("{}\n", r.expect("record").puzzle))
-        .collect()
+    one_per_line(&crate::common::sample(file, n))
 }
 
 #[test]
@@ -510,7 +478,7 @@ fn an_outside_backend_alone_is_checked_by_a_built_in_referee() {
         ],
         &unique,
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    crate::common::assert_success(&out);
     // `solve --backend lib:…`: "unique" for puzzles with two or more solutions is refuted.
     let several = data_lines("puzzles7_serg_benchmark.gz", 3);
     let out = sudobench(&["solve", "--backend", &lib("sb_one")], &several);

@@ -129,12 +129,7 @@ fn bench_cross_checks_backends_and_the_files_counts() {
     let mut args = vec!["bench", "--backends", "dlx,basic,sat", "--format", "csv"];
     args.extend(small.iter().map(String::as_str));
     let out = run(&args, b"");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_success(&out);
     let lines = stdout(&out);
     assert_eq!(
         lines[0],

@@ -65,6 +65,37 @@ pub fn sample(file: &str, n: usize) -> Vec<sudobench::grid::Puzzle> {
         .collect()
 }
 
+/// The first puzzles of several bundled data sets: `n` of each `(file, n)`, in order.
+pub fn samples(sets: &[(&str, usize)]) -> Vec<sudobench::grid::Puzzle> {
+    sets.iter().flat_map(|&(file, n)| sample(file, n)).collect()
+}
+
+/// Items one per line, each line ended: the text of a puzzle file.
+pub fn one_per_line<T: std::fmt::Display>(items: &[T]) -> String {
+    items.iter().map(|p| format!("{p}\n")).collect()
+}
+
+/// `bench --time-budget 0` with `args` on `file`.
+pub fn bench(args: &[&str], file: &Path) -> Output {
+    let mut all = vec!["bench", "--time-budget", "0"];
+    all.extend(args);
+    all.push(file.to_str().expect("path"));
+    run(&all, b"")
+}
+
+/// `bench --format json --time-budget 0` with `args` on `file`: the output and its JSON rows
+/// (one a backend, in order).
+pub fn bench_json(args: &[&str], file: &Path) -> (Output, Vec<serde_json::Value>) {
+    let mut all = vec!["--format", "json"];
+    all.extend(args);
+    let out = bench(&all, file);
+    let rows = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    (out, rows)
+}
+
 /// A built-in backend with the facts the registry holds for it (a [`sudobench::Solver`] has
 /// no name of its own), for tests that name it in a message or ask whether it is complete.
 pub struct Named {
