@@ -113,12 +113,10 @@ fn verify_gives_counts_errors_with_lines_and_exit_codes() {
 
     // Usage errors: exit 2.
     let o = run(&["verify", "--backend", "nosuch", good.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown backend"), "{}", stderr(&o));
+    crate::common::assert_exit(&o, 2, "unknown backend");
     // A missing file: exit 1 with the file named.
     let o = run(&["verify", "/no/such/file.gz"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("/no/such/file.gz"));
+    crate::common::assert_exit(&o, 1, "/no/such/file.gz");
 }
 
 #[test]

@@ -159,6 +159,5 @@ fn a_backend_that_failed_at_once_has_no_rate() {
 #[test]
 fn an_unknown_clock_is_a_usage_error() {
     let out = crate::common::run(&["bench", "--clock", "sundial", "-"], b"");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown clock"));
+    crate::common::assert_exit(&out, 2, "unknown clock");
 }

@@ -176,8 +176,7 @@ fn bad_shards_and_out_of_order_parts_are_usage_errors() {
         assert!(String::from_utf8_lossy(&o.stderr).contains("K/N"), "{bad}");
     }
     let o = run_in(dir.path(), &["count", "--shard", "1/2"], b"");
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("standard input"));
+    crate::common::assert_exit(&o, 2, "standard input");
     for k in 1..=2 {
         let part = out(
             dir.path(),

@@ -133,3 +133,11 @@ impl sudobench::Solver for Named {
 pub fn assert_success(o: &Output) {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
 }
+
+/// Asserts that the run exited with `code` and said `needle` on standard error.
+#[track_caller]
+pub fn assert_exit(o: &Output, code: i32, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(code), "{err}");
+    assert!(err.contains(needle), "{err}");
+}
