@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::common::{stderr, stdout};
+use crate::common::{data, stderr, stdout};
 use crate::common::{CLASH as NONE, EASY as UNIQUE, EASY_SOLUTION as SOLVED, OPEN, OPEN_A, OPEN_B};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sudobench");
@@ -16,10 +16,6 @@ const HARD: &str =
 /// The empty grid: many solutions.
 fn multi() -> String {
     ".".repeat(81)
-}
-
-fn data(name: &str) -> String {
-    format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 fn run(args: &[&str]) -> Output {
@@ -395,21 +391,19 @@ fn report_rewrites_only_the_generated_part() {
         "# Results\n\nhand-written intro\n\n<!-- bench:begin -->\nold\n<!-- bench:end -->\n\n## Peers\nkept\n",
     )
     .unwrap();
-    let o = run(&[
-        "report",
-        "--backends",
-        "basic",
-        "--results",
-        results.to_str().unwrap(),
-        "--chart",
-        chart.to_str().unwrap(),
-        "--command",
-        "test command",
-        "--sample",
-        "10",
-        &data("puzzles3_magictour_top1465.gz"),
-        &data("puzzles6_forum_hardest_1106.gz"),
-    ]);
+    let o = crate::common::report(
+        &results,
+        &[
+            "--chart",
+            chart.to_str().unwrap(),
+            "--command",
+            "test command",
+            "--sample",
+            "10",
+            &data("puzzles3_magictour_top1465.gz"),
+            &data("puzzles6_forum_hardest_1106.gz"),
+        ],
+    );
     crate::common::assert_success(&o);
     let page = std::fs::read_to_string(&results).unwrap();
     assert!(page.contains("hand-written intro") && page.contains("## Peers\nkept"));

@@ -1,10 +1,8 @@
 //! `--shard K/N` and `merge`: the parts of a run, merged, are the run (per-record output
 //! byte for byte, totals identical), for every command that takes a shard.
 
-use crate::common::run_in;
+use crate::common::{data, run_in};
 use std::path::Path;
-
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
 
 /// Runs the binary in `dir` and returns stdout; the command must finish.
 fn out(dir: &Path, args: &[&str]) -> String {
@@ -31,10 +29,6 @@ fn whole_and_merged(args: &[&str], n: u64) -> (String, String) {
     merge.extend(parts.iter().map(String::as_str));
     let merged = out(dir.path(), &merge);
     (whole, merged)
-}
-
-fn data(name: &str) -> String {
-    format!("{DATA}/{name}")
 }
 
 #[test]

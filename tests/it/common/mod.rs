@@ -56,6 +56,24 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The path of a bundled data set.
+pub fn data(name: &str) -> String {
+    format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `report --backends basic --results RESULTS` with `more` arguments.
+pub fn report(results: &Path, more: &[&str]) -> Output {
+    let mut args = vec![
+        "report",
+        "--backends",
+        "basic",
+        "--results",
+        results.to_str().expect("path"),
+    ];
+    args.extend(more);
+    run(&args, b"")
+}
+
 /// The first `n` records of a bundled data set.
 pub fn sample(file: &str, n: usize) -> Vec<sudobench::grid::Puzzle> {
     sudobench::format::Reader::open(&format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR")))
