@@ -41,6 +41,11 @@ fn mixed(dir: &Path) -> (PathBuf, PathBuf) {
     (plain, gz)
 }
 
+/// `bench --backends BACKENDS --format FORMAT FILE`.
+fn bench_as(backends: &str, format: &str, file: &str) -> Output {
+    run(&["bench", "--backends", backends, "--format", format, file])
+}
+
 fn json_rows(text: &str) -> Vec<serde_json::Value> {
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
@@ -150,14 +155,7 @@ fn bench_json_has_one_record_per_set_and_backend_with_the_right_counts() {
     assert!(stderr(&o).contains("mixed.txt:5: puzzle has 5 characters"));
 
     // CSV: header plus one row per (set, backend).
-    let o = run(&[
-        "bench",
-        "--backends",
-        "basic",
-        "--format",
-        "csv",
-        plain.to_str().unwrap(),
-    ]);
+    let o = bench_as("basic", "csv", plain.to_str().unwrap());
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
@@ -178,14 +176,7 @@ fn a_wrong_expected_solution_is_a_mismatch_and_exit_1() {
         ),
     )
     .unwrap();
-    let o = run(&[
-        "bench",
-        "--backends",
-        "basic",
-        "--format",
-        "json",
-        file.to_str().unwrap(),
-    ]);
+    let o = bench_as("basic", "json", file.to_str().unwrap());
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("k.csv:3: mismatch"), "{err}");
@@ -245,14 +236,7 @@ fn solve_and_count_judge_expected_solutions_like_bench() {
 
 #[test]
 fn an_unreadable_file_still_gets_its_records() {
-    let o = run(&[
-        "bench",
-        "--backends",
-        "basic,bitmask",
-        "--format",
-        "json",
-        "/nonexistent/sudobench-set.txt",
-    ]);
+    let o = bench_as("basic,bitmask", "json", "/nonexistent/sudobench-set.txt");
     assert_eq!(o.status.code(), Some(1));
     let rows = json_rows(&stdout(&o));
     assert_eq!(rows.len(), 2, "{rows:?}");
@@ -261,14 +245,7 @@ fn an_unreadable_file_still_gets_its_records() {
         assert!(error.contains("/nonexistent/sudobench-set.txt"), "{error}");
         assert_eq!(row["covered"], 0);
     }
-    let o = run(&[
-        "bench",
-        "--backends",
-        "basic",
-        "--format",
-        "csv",
-        "/nonexistent/sudobench-set.txt",
-    ]);
+    let o = bench_as("basic", "csv", "/nonexistent/sudobench-set.txt");
     let text = stdout(&o);
     let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
     let col = header

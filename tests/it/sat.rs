@@ -26,6 +26,23 @@ fn samples() -> Vec<Puzzle> {
     ])
 }
 
+/// `count --backend sat --encoding ENCODING --proof PROOFS INPUT`.
+fn count_with_proofs(encoding: &str, proofs: &Path, input: &Path) -> std::process::Output {
+    Command::new(BIN)
+        .args([
+            "count",
+            "--backend",
+            "sat",
+            "--encoding",
+            encoding,
+            "--proof",
+        ])
+        .arg(proofs)
+        .arg(input)
+        .output()
+        .unwrap()
+}
+
 /// The `rate` DRAT checker: on PATH or in cargo's bin directory; a clear failure if missing.
 pub(crate) fn rate() -> PathBuf {
     let on_path = std::env::var_os("PATH")
@@ -374,19 +391,7 @@ fn cli_count_writes_proofs_for_unique_and_unsolvable_puzzles_only() {
     let text = format!("{}\n{}\n{}\n{deep}\n", unique[0], multi[0], unique[1]);
     std::fs::write(&input, text).unwrap();
     let proofs = dir.path().join("proofs");
-    let out = Command::new(BIN)
-        .args([
-            "count",
-            "--backend",
-            "sat",
-            "--encoding",
-            "extended",
-            "--proof",
-        ])
-        .arg(&proofs)
-        .arg(&input)
-        .output()
-        .unwrap();
+    let out = count_with_proofs("extended", &proofs, &input);
     crate::common::assert_success(&out);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n2+\n1\n0\n");
     let mut names: Vec<String> = std::fs::read_dir(&proofs)
@@ -639,19 +644,7 @@ fn cli_proofs_all_verify(
         .collect();
     std::fs::write(&input, text).unwrap();
     let proofs = dir.join(format!("{tag}-{e}-proofs"));
-    let out = Command::new(BIN)
-        .args([
-            "count",
-            "--backend",
-            "sat",
-            "--encoding",
-            e.name(),
-            "--proof",
-        ])
-        .arg(&proofs)
-        .arg(&input)
-        .output()
-        .unwrap();
+    let out = count_with_proofs(e.name(), &proofs, &input);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let got: Vec<&str> = stdout.lines().collect();
     assert_eq!(
