@@ -160,10 +160,10 @@ fn deleted_steps_flipped_literals_and_bogus_lemmas_agree_with_rate() {
     let dir = tempfile::tempdir().unwrap();
     // A puzzle with a proof of some thirty steps, and one with no solution.
     let mut cases = Vec::new();
-    for p in sample("puzzles5_forum_hardest_1905_11+.gz", 40)
-        .into_iter()
-        .chain(sample("puzzles9_generated_no_solution.gz", 40))
-    {
+    for p in crate::common::samples(&[
+        ("puzzles5_forum_hardest_1905_11+.gz", 40),
+        ("puzzles9_generated_no_solution.gz", 40),
+    ]) {
         let (found, proof) = produce(&p);
         let n = steps(&proof).len();
         if (3..250).contains(&n)
@@ -459,13 +459,10 @@ fn a_quoted_file_name_resumes_in_csv() {
 #[test]
 fn count_proofs_are_the_same_on_two_threads() {
     let dir = tempfile::tempdir().unwrap();
-    let mut text = String::new();
-    for p in sample("puzzles3_magictour_top1465.gz", 30)
-        .into_iter()
-        .chain(sample("puzzles9_generated_no_solution.gz", 10))
-    {
-        text.push_str(&format!("{p}\n"));
-    }
+    let mut text = crate::common::one_per_line(&crate::common::samples(&[
+        ("puzzles3_magictour_top1465.gz", 30),
+        ("puzzles9_generated_no_solution.gz", 10),
+    ]));
     text.push_str(&format!("{OPEN}\n"));
     std::fs::write(dir.path().join("p.txt"), &text).unwrap();
     let mut runs = Vec::new();

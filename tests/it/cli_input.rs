@@ -26,6 +26,15 @@ impl Dir {
         std::fs::write(&p, bytes).expect("write temp file");
         p
     }
+
+    /// Writes `bytes` to the file `name` and solves it: the file's path, the run and its
+    /// output lines.
+    fn solve(&self, name: &str, bytes: &[u8]) -> (String, Output, Vec<String>) {
+        let path = s(&self.file(name, bytes)).to_string();
+        let out = sudobench(&["solve", &path], None);
+        let got = lines(&out);
+        (path, out, got)
+    }
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -72,10 +81,7 @@ fn every_bad_line_is_reported_with_file_and_line() {
     text.extend(&bad_utf8); // 8: invalid UTF-8
     text.push(b'\n');
     text.extend(format!("{EASY}\r\n").as_bytes()); // 9: CRLF, accepted
-    let f = d.file("mixed.txt", &text);
-    let name = s(&f);
-    let out = sudobench(&["solve", name], None);
-    let got = lines(&out);
+    let (name, out, got) = d.solve("mixed.txt", &text);
     assert_eq!(got.len(), 8, "{got:#?}");
     assert_eq!(got[0], EASY_SOLUTION);
     assert_eq!(
@@ -143,10 +149,7 @@ fn kaggle_csv_missing_column_and_wrong_solution() {
     let csv = format!(
         "quizzes,solutions\n{EASY},{EASY_SOLUTION}\n{EASY}\n{EASY},{wrong}\n{EASY},{EASY_SOLUTION}\n"
     );
-    let f = d.file("k.csv", csv.as_bytes());
-    let name = s(&f);
-    let out = sudobench(&["solve", name], None);
-    let got = lines(&out);
+    let (name, out, got) = d.solve("k.csv", csv.as_bytes());
     assert_eq!(got.len(), 4, "{got:?}");
     assert_eq!(got[0], EASY_SOLUTION);
     assert_eq!(
