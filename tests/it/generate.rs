@@ -55,6 +55,13 @@ fn generate(args: &str) -> Output {
     all.extend(args.split_whitespace());
     run(&all)
 }
+
+/// The puzzles of a `generate` run with `args` that must succeed.
+fn generated(args: &str) -> Vec<String> {
+    let o = generate(args);
+    crate::common::assert_success(&o);
+    lines(&o)
+}
 #[test]
 fn output_is_puzzle_lines_the_same_for_a_seed_at_any_thread_count() {
     let one = generate("-n 30 --seed 5");
@@ -91,18 +98,14 @@ fn output_is_puzzle_lines_the_same_for_a_seed_at_any_thread_count() {
 
 #[test]
 fn puzzles_are_unique_and_minimal_for_an_independent_solver() {
-    let o = generate("-n 25 --seed 11 --threads 2");
-    assert!(o.status.success());
-    for p in lines(&o) {
+    for p in generated("-n 25 --seed 11 --threads 2") {
         assert_unique_and_minimal(&p);
     }
 }
 
 #[test]
 fn symmetric_patterns_and_clue_ranges() {
-    let o = generate("-n 8 --symmetry central --seed 2");
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    for p in lines(&o) {
+    for p in generated("-n 8 --symmetry central --seed 2") {
         let b = p.as_bytes();
         for i in 0..81 {
             assert_eq!(
@@ -122,9 +125,7 @@ fn symmetric_patterns_and_clue_ranges() {
             assert_eq!(b[9 * r + c] == b'.', b[9 * c + r] == b'.', "{p}");
         }
     }
-    let o = generate("-n 10 --clues 26..27 --seed 4");
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let puzzles = lines(&o);
+    let puzzles = generated("-n 10 --clues 26..27 --seed 4");
     assert_eq!(puzzles.len(), 10);
     for p in &puzzles {
         assert!((26..=27).contains(&clue_count(p)), "{p}");
@@ -134,9 +135,7 @@ fn symmetric_patterns_and_clue_ranges() {
 
 #[test]
 fn clue_sets_without_a_solution() {
-    let o = generate("-n 20 --no-solution --seed 8 --threads 2");
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let sets = lines(&o);
+    let sets = generated("-n 20 --no-solution --seed 8 --threads 2");
     assert_eq!(sets.len(), 20);
     for p in &sets {
         // The sudoku crate, independent of sudobench, finds no solution.
@@ -223,7 +222,7 @@ fn an_unreachable_clue_range_fails_with_exit_1_naming_the_puzzle() {
 #[test]
 fn hard_mode_puzzles_are_unique_minimal_and_guess_more() {
     let o = generate("-n 3 --min-guesses 8 --seed 3");
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    crate::common::assert_success(&o);
     let hard = lines(&o);
     assert_eq!(hard.len(), 3);
     for p in &hard {

@@ -76,6 +76,13 @@ fn unique(n: usize) -> Vec<String> {
         .collect()
 }
 
+/// A temporary file of `n` unique puzzles (gone with the directory).
+fn unique_file(n: usize) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = write(dir.path(), "unique.txt", &one_per_line(&unique(n)));
+    (dir, file)
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("write puzzles");
@@ -288,8 +295,7 @@ fn impossible_answers_fail_the_backend() {
 
 #[test]
 fn wrong_grids_are_blamed_on_the_library_and_the_run_goes_on() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = write(dir.path(), "unique.txt", &(unique(20).join("\n") + "\n"));
+    let (_dir, file) = unique_file(20);
     // Every 4th call, from the first, returns a grid with two cells swapped: calls 1, 5, 9,
     // 13 and 17, one per puzzle (it always writes its solution, so no second calls).
     let backend = lib("sb_wrong");
@@ -302,8 +308,7 @@ fn wrong_grids_are_blamed_on_the_library_and_the_run_goes_on() {
 
 #[test]
 fn bench_goes_on_when_a_library_crashes() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = write(dir.path(), "unique.txt", &(unique(30).join("\n") + "\n"));
+    let (_dir, file) = unique_file(30);
     let backend = lib("sb_abort");
     let (out, rows) = bench(&format!("{backend},bitmask"), &file, &["--config", "3"]);
     assert_eq!(out.status.code(), Some(1));
@@ -354,8 +359,7 @@ fn the_library_cannot_disturb_the_protocol_through_standard_streams() {
 
 #[test]
 fn guess_counts_come_from_num_guesses_when_the_library_writes_it() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = write(dir.path(), "unique.txt", &(unique(10).join("\n") + "\n"));
+    let (_dir, file) = unique_file(10);
     let backend = lib("sb_solve");
     let (_, counted) = bench(&backend, &file, &[]);
     assert!(counted[0]["guesses_per_puzzle"]
