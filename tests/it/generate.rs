@@ -56,6 +56,15 @@ fn generate(args: &str) -> Output {
     run(&all)
 }
 
+/// The standard error of a `generate` run with `args` that must fail (exit 1) having written no
+/// puzzle.
+fn failed(args: &str) -> String {
+    let o = generate(args);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    text(&o.stderr)
+}
+
 /// The puzzles of a `generate` run with `args` that must succeed.
 fn generated(args: &str) -> Vec<String> {
     let o = generate(args);
@@ -169,15 +178,12 @@ fn usage_errors_exit_2() {
 #[test]
 fn a_time_limit_stops_an_unreachable_hardness_goal_with_exit_1() {
     // Before --time-limit, this goal ran silently forever.
-    let o = generate("-n 3 --min-guesses 100000 --time-limit 0.5");
-    assert_eq!(o.status.code(), Some(1));
-    let err = text(&o.stderr);
+    let err = failed("-n 3 --min-guesses 100000 --time-limit 0.5");
     assert!(
         err.contains("0 puzzles")
             && err.contains("stopped at the time limit (0.5 s): 3 of 3 not made"),
         "{err}"
     );
-    assert!(o.stdout.is_empty());
     // A limit the run stays within changes nothing.
     let quick = generate("-n 3 --time-limit 600");
     let plain = generate("-n 3");
@@ -209,14 +215,11 @@ fn progress_shows_on_a_terminal_while_a_goal_is_out_of_reach() {
 
 #[test]
 fn an_unreachable_clue_range_fails_with_exit_1_naming_the_puzzle() {
-    let o = generate("-n 2 --clues 38..40 --attempts 3");
-    assert_eq!(o.status.code(), Some(1));
-    let err = text(&o.stderr);
+    let err = failed("-n 2 --clues 38..40 --attempts 3");
     assert!(
         err.contains("error: puzzle 0:") && err.contains("error: puzzle 1:"),
         "{err}"
     );
-    assert!(o.stdout.is_empty());
 }
 
 #[test]
