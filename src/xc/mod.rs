@@ -280,24 +280,15 @@ mod tests {
         }
     }
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
+    use crate::test_puzzles::Xorshift;
 
     #[test]
     fn random_instances_agree_with_brute_force() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
         let mut nonzero = 0;
         for round in 0..300 {
-            let primary = 1 + rng.next(5) as usize;
-            let secondary = rng.next(4) as usize;
+            let primary = 1 + rng.below(5) as usize;
+            let secondary = rng.below(4) as usize;
             let items = primary + secondary;
             let mut text = (0..primary)
                 .map(|i| format!("p{i}"))
@@ -313,17 +304,17 @@ mod tests {
                 );
             }
             text.push('\n');
-            let options = 1 + rng.next(14);
+            let options = 1 + rng.below(14);
             for _ in 0..options {
-                let mut words = vec![format!("p{}", rng.next(primary as u64))];
+                let mut words = vec![format!("p{}", rng.below(primary as u64))];
                 for i in 0..items {
-                    if rng.next(3) == 0 {
+                    if rng.below(3) == 0 {
                         let w = if i < primary {
                             format!("p{i}")
-                        } else if rng.next(2) == 0 {
+                        } else if rng.below(2) == 0 {
                             format!("s{}", i - primary)
                         } else {
-                            format!("s{}:{}", i - primary, rng.next(2))
+                            format!("s{}:{}", i - primary, rng.below(2))
                         };
                         let name = w.split(':').next().unwrap_or("").to_string();
                         if !words.iter().any(|x| x.split(':').next() == Some(&name)) {
@@ -471,21 +462,21 @@ mod tests {
             "p q r | x y\np q x y:A\np r x:A y\np x:B\nq x:A\nr y:B\n".to_string(),
         ];
         let alphabet = b" \n\r\t|:#abcpqrxy01AB\xff\xc3";
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = Xorshift(0x2545_f491_4f6c_dd1d);
         let (mut accepted, mut rejected) = (0, 0);
         for round in 0..2000 {
             let mut bytes = seeds[round % seeds.len()].clone().into_bytes();
-            for _ in 0..1 + rng.next(4) {
+            for _ in 0..1 + rng.below(4) {
                 if bytes.is_empty() {
                     break;
                 }
-                let at = rng.next(bytes.len() as u64) as usize;
-                match rng.next(4) {
-                    0 => bytes[at] = alphabet[rng.next(alphabet.len() as u64) as usize],
+                let at = rng.below(bytes.len() as u64) as usize;
+                match rng.below(4) {
+                    0 => bytes[at] = alphabet[rng.below(alphabet.len() as u64) as usize],
                     1 => {
                         bytes.remove(at);
                     }
-                    2 => bytes.insert(at, alphabet[rng.next(alphabet.len() as u64) as usize]),
+                    2 => bytes.insert(at, alphabet[rng.below(alphabet.len() as u64) as usize]),
                     _ => bytes.truncate(at),
                 }
             }

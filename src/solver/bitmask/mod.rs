@@ -308,23 +308,11 @@ mod tests {
     use crate::grid::Candidates;
     use crate::solver::basic::Basic;
     use crate::solver::Count;
-    use crate::test_puzzles::{EASY, HARD, HARD_SOLUTION};
+    use crate::test_puzzles::{Xorshift, EASY, HARD, HARD_SOLUTION};
     use crate::verify;
 
     fn grid(text: &str) -> Grid {
         text.parse().expect("test grid")
-    }
-
-    /// A small deterministic generator (xorshift), so the random cases are the same each run.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
     }
 
     #[test]
@@ -403,7 +391,7 @@ mod tests {
     #[test]
     fn agrees_with_basic_on_random_grids() {
         let solution = grid(HARD_SOLUTION);
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut ours, mut oracle) = (
             Bitmask::new(&Options::default()),
             Basic::new(&Options::default()),
@@ -444,7 +432,7 @@ mod tests {
     #[test]
     fn agrees_with_basic_on_random_candidates() {
         let solution = grid(HARD_SOLUTION);
-        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut rng = Xorshift(0x1234_5678_9abc_def1);
         let (mut ours, mut oracle) = (
             Bitmask::new(&Options::default()),
             Basic::new(&Options::default()),
