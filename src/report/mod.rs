@@ -193,9 +193,8 @@ fn set_line(set: &SetReport) -> String {
     }
     write!(
         s,
-        ", {} parse error{}, read at {} puzzles/s ({:.2} s; {}/s of CPU time), wall {:.2} s",
-        thousands(set.parse_errors),
-        if set.parse_errors == 1 { "" } else { "s" },
+        ", {}, read at {} puzzles/s ({:.2} s; {}/s of CPU time), wall {:.2} s",
+        counted(set.parse_errors, "parse error", "parse errors"),
         rate(set.reading_rate()),
         set.read_time.as_secs_f64(),
         rate(set.reading_rate_cpu()),
@@ -212,12 +211,8 @@ fn set_line(set: &SetReport) -> String {
         .ok();
     }
     if set.mismatch_total > 0 {
-        let word = if set.mismatch_total == 1 {
-            "MISMATCH"
-        } else {
-            "MISMATCHES"
-        };
-        write!(s, ", {} {word}", thousands(set.mismatch_total)).ok();
+        let n = counted(set.mismatch_total, "MISMATCH", "MISMATCHES");
+        write!(s, ", {n}").ok();
     }
     if set.data_errors > 0 {
         write!(
@@ -227,42 +222,28 @@ fn set_line(set: &SetReport) -> String {
         )
         .ok();
     }
+    let referee = set.referee.as_deref().unwrap_or("?");
     if set.refereed > 0 {
-        write!(
-            s,
-            ", {} {} settled by the referee {}",
-            thousands(set.refereed),
-            if set.refereed == 1 {
-                "dispute"
-            } else {
-                "disputes"
-            },
-            set.referee.as_deref().unwrap_or("?")
-        )
-        .ok();
+        let n = counted(set.refereed, "dispute", "disputes");
+        write!(s, ", {n} settled by the referee {referee}").ok();
     }
     if set.checked > 0 {
-        write!(
-            s,
-            ", {} outside {} checked by the referee {}",
-            thousands(set.checked),
-            if set.checked == 1 { "count" } else { "counts" },
-            set.referee.as_deref().unwrap_or("?")
-        )
-        .ok();
+        let n = counted(set.checked, "outside count", "outside counts");
+        write!(s, ", {n} checked by the referee {referee}").ok();
     }
     if set.unsettled > 0 {
-        let word = if set.unsettled == 1 {
-            "DISPUTE"
-        } else {
-            "DISPUTES"
-        };
-        write!(s, ", {} {word} UNSETTLED", thousands(set.unsettled)).ok();
+        let n = counted(set.unsettled, "DISPUTE", "DISPUTES");
+        write!(s, ", {n} UNSETTLED").ok();
     }
     if let Some(e) = &set.error {
         write!(s, ", UNREADABLE: {e}").ok();
     }
     s
+}
+
+/// `n` and the word for it, singular or plural: `1 dispute`, `1,200 disputes`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
 fn covered(b: &BackendReport, set: &SetReport) -> String {
