@@ -17,7 +17,7 @@
 //! size of an item's column, so instances whose lists would exceed [`MAX_CONFLICTS`] entries
 //! are refused (see [`too_large`]).
 
-use super::{Found, Instance, Limit};
+use super::{Found, Instance, Tally};
 
 /// The most conflict-list entries (before removing repeats) this backend builds.
 pub const MAX_CONFLICTS: u64 = 1 << 26;
@@ -188,14 +188,9 @@ struct Frame {
     chosen: Option<u32>,
 }
 
-/// Searches `instance` (no colours; not [`too_large`]) for up to `limit` solutions within
-/// `max_nodes` nodes, calling `visit` with each (option indices in the order chosen).
-pub fn search(
-    instance: &Instance,
-    limit: Limit,
-    max_nodes: Option<u64>,
-    visit: &mut dyn FnMut(&[usize]),
-) -> Found {
+/// Searches `instance` (no colours; not [`too_large`]) as the tally asks, showing it each
+/// solution (option indices in the order chosen).
+pub fn search(instance: &Instance, mut tally: Tally) -> Found {
     let t = Tables::new(instance);
     let mut s = State {
         blocked: vec![0; instance.options.len()],
@@ -207,17 +202,16 @@ pub fn search(
         primary: instance.primary,
         updates: 0,
     };
-    let mut found = Found::started();
     let mut stack: Vec<Frame> = Vec::with_capacity(instance.primary + 1);
     let mut solution: Vec<usize> = Vec::with_capacity(instance.primary + 1);
     'node: loop {
-        if !found.count_node(max_nodes) {
+        if !tally.count_node() {
             break;
         }
         if s.open == 0 {
             solution.clear();
             solution.extend(stack.iter().filter_map(|f| f.chosen).map(|o| o as usize));
-            if found.count_solution(&solution, limit, visit) {
+            if tally.count_solution(&solution) {
                 break;
             }
         } else {
@@ -250,6 +244,6 @@ pub fn search(
         break;
     }
     // A stop at the limit or the budget leaves options applied: the state is dropped.
-    found.updates = s.updates;
-    found
+    tally.found.updates = s.updates;
+    tally.found
 }

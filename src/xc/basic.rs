@@ -6,7 +6,7 @@
 //! either unused or used so far only with the option's own colour (an uncoloured use admits
 //! nothing else). The search is iterative, so deep instances cannot overflow the stack.
 
-use super::{Found, Instance, Limit};
+use super::{Found, Instance, Tally};
 
 /// One level of the search: the options to try for the item it chose, the next to try, and
 /// the one in force.
@@ -61,14 +61,9 @@ impl State<'_> {
     }
 }
 
-/// Searches `instance` for up to `limit` solutions within `max_nodes` nodes, calling `visit`
-/// with each (option indices in the order chosen).
-pub fn search(
-    instance: &Instance,
-    limit: Limit,
-    max_nodes: Option<u64>,
-    visit: &mut dyn FnMut(&[usize]),
-) -> Found {
+/// Searches `instance` as the tally asks, showing it each solution (option indices in the
+/// order chosen).
+pub fn search(instance: &Instance, mut t: Tally) -> Found {
     let mut containing: Vec<Vec<usize>> = vec![Vec::new(); instance.primary];
     for (o, option) in instance.options.iter().enumerate() {
         for &(i, _) in option {
@@ -84,17 +79,16 @@ pub fn search(
         covered: 0,
         changes: 0,
     };
-    let mut found = Found::started();
     let mut stack: Vec<Frame> = Vec::new();
     let mut chosen: Vec<usize> = Vec::new();
     'node: loop {
-        if !found.count_node(max_nodes) {
+        if !t.count_node() {
             break;
         }
         if state.covered == instance.primary {
             chosen.clear();
             chosen.extend(stack.iter().filter_map(|f| f.applied));
-            if found.count_solution(&chosen, limit, visit) {
+            if t.count_solution(&chosen) {
                 break;
             }
         } else {
@@ -142,6 +136,6 @@ pub fn search(
         }
         break;
     }
-    found.updates = state.changes;
-    found
+    t.found.updates = state.changes;
+    t.found
 }

@@ -69,37 +69,51 @@ impl Found {
     pub fn limited(&self, limit: Limit) -> bool {
         limit.reached(self.count)
     }
+}
 
-    /// A search that has found nothing yet: complete until the budget stops it.
-    fn started() -> Found {
-        Found {
-            complete: true,
-            ..Found::default()
+/// A search under way: what it was asked for (up to `limit` solutions within `max_nodes`
+/// nodes, each shown to `visit`) and what it has found so far.
+pub struct Tally<'a> {
+    limit: Limit,
+    max_nodes: Option<u64>,
+    visit: &'a mut dyn FnMut(&[usize]),
+    /// Found so far: complete until the budget stops the search.
+    pub found: Found,
+}
+
+impl<'a> Tally<'a> {
+    /// A search for up to `limit` solutions within `max_nodes` nodes (`None`: no budget),
+    /// showing each to `visit`.
+    pub fn new(limit: Limit, max_nodes: Option<u64>, visit: &'a mut dyn FnMut(&[usize])) -> Self {
+        Tally {
+            limit,
+            max_nodes,
+            visit,
+            found: Found {
+                complete: true,
+                ..Found::default()
+            },
         }
     }
 
-    /// Counts one more search node; false (and the search incomplete) once that is past
-    /// `max_nodes`.
+    /// Counts one more search node; false (and the search incomplete) once that is past the
+    /// budget.
     #[inline]
-    fn count_node(&mut self, max_nodes: Option<u64>) -> bool {
-        self.nodes += 1;
-        if self.nodes > max_nodes.unwrap_or(u64::MAX) {
-            self.complete = false;
+    pub fn count_node(&mut self) -> bool {
+        let f = &mut self.found;
+        f.nodes += 1;
+        if f.nodes > self.max_nodes.unwrap_or(u64::MAX) {
+            f.complete = false;
         }
-        self.complete
+        f.complete
     }
 
-    /// Counts `solution` and shows it to `visit`; true if that reaches `limit`.
+    /// Counts `solution` and shows it to the visitor; true if that reaches the limit.
     #[inline]
-    fn count_solution(
-        &mut self,
-        solution: &[usize],
-        limit: Limit,
-        visit: &mut dyn FnMut(&[usize]),
-    ) -> bool {
-        self.count += 1;
-        visit(solution);
-        limit.reached(self.count)
+    pub fn count_solution(&mut self, solution: &[usize]) -> bool {
+        self.found.count += 1;
+        (self.visit)(solution);
+        self.limit.reached(self.found.count)
     }
 }
 
@@ -142,12 +156,7 @@ pub fn unsupported(name: &str, instance: &Instance) -> Option<&'static str> {
 
 /// Runs `instance` on the Sudoku suite's engine, [`crate::exact_cover::ExactCover`]
 /// (colours ignored: call only when [`unsupported`] allows).
-fn dlx1(
-    instance: &Instance,
-    limit: Limit,
-    max_nodes: Option<u64>,
-    visit: &mut dyn FnMut(&[usize]),
-) -> Found {
+fn dlx1(instance: &Instance, t: Tally) -> Found {
     let built = (|| {
         let mut ec = crate::exact_cover::ExactCover::new(
             instance.primary,
@@ -165,11 +174,11 @@ fn dlx1(
         // Too large for 32-bit links (the reader caps sizes below that).
         return Found::default();
     };
-    let n = match limit {
+    let n = match t.limit {
         Limit::All => u64::MAX,
         Limit::AtMost(n) => n,
     };
-    let r = ec.search_each(n, max_nodes, |s| visit(s));
+    let r = ec.search_each(n, t.max_nodes, |s| (t.visit)(s));
     Found {
         count: r.count,
         complete: r.complete,
@@ -203,12 +212,13 @@ pub fn run(
             kept.push(s);
         }
     };
+    let t = Tally::new(limit, max_nodes, &mut each);
     let mut found = match name {
-        "dlx" => dlx::Dlx::new(instance).search(limit, max_nodes, &mut each),
-        "dlx1" => dlx1(instance, limit, max_nodes, &mut each),
-        "dlx-array" => array::search(instance, limit, max_nodes, &mut each),
-        "basic" => basic::search(instance, limit, max_nodes, &mut each),
-        "sat" => sat::search(instance, limit, max_nodes, &mut each),
+        "dlx" => dlx::Dlx::new(instance).search_with(t),
+        "dlx1" => dlx1(instance, t),
+        "dlx-array" => array::search(instance, t),
+        "basic" => basic::search(instance, t),
+        "sat" => sat::search(instance, t),
         _ => return None,
     };
     found.solutions = kept;
