@@ -408,9 +408,7 @@ mod tests {
 
     #[test]
     fn sudoku_as_exact_cover() {
-        let puzzle =
-            "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
-        let inst = parse(&families::sudoku(puzzle).unwrap());
+        let inst = parse(&families::sudoku(crate::test_puzzles::HARD).unwrap());
         assert_eq!(inst.expected, Some(1));
         assert_eq!(inst.primary, 324);
         for name in names(&inst) {
@@ -429,7 +427,7 @@ mod tests {
             }
             assert_eq!(
                 std::str::from_utf8(&grid).unwrap(),
-                "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+                crate::test_puzzles::HARD_SOLUTION
             );
         }
         assert!(families::sudoku("123").is_err());
