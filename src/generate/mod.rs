@@ -351,13 +351,7 @@ impl Generator {
             let own = next.take(cell);
             let mut allowed = next.allowed(cell) & !(1 << (own - 1));
             while allowed != 0 {
-                let mut k = rng.below(u64::from(allowed.count_ones()));
-                let mut rest = allowed;
-                while k > 0 {
-                    rest &= rest - 1;
-                    k -= 1;
-                }
-                let d = rest.trailing_zeros() as u8;
+                let d = search::random_bit(u32::from(allowed), rng) as u8;
                 allowed &= !(1 << d);
                 next.put(cell, d + 1);
                 if let Some(board) = Searcher::board(next.cells()) {
