@@ -117,6 +117,59 @@ impl<'a> Tally<'a> {
     }
 }
 
+/// An Algorithm X search without links, as [`backtrack`] drives it (`basic` and `dlx-array`):
+/// the state picks the item to branch on, applies the options to try there one at a time, and
+/// undoes them.
+trait Branching {
+    /// Where one level stands: its item and the options tried there so far.
+    type Level;
+    /// Whether every primary item is covered.
+    fn solved(&self) -> bool;
+    /// The level of the item to branch on next, or `None` at a dead end (an uncovered item
+    /// with no option left).
+    fn branch(&mut self) -> Option<Self::Level>;
+    /// Applies the next option to try at `level` and returns it; `None` when none is left.
+    fn next(&mut self, level: &mut Self::Level) -> Option<usize>;
+    /// Undoes option `o`, the last one applied.
+    fn undo(&mut self, o: usize);
+}
+
+/// Searches `state` depth first as the tally asks, without recursion (deep instances cannot
+/// overflow the stack), showing the tally each solution (options in the order chosen).
+/// `depth` is a guess of the deepest level, to size the stack.
+#[inline]
+fn backtrack<B: Branching>(state: &mut B, tally: &mut Tally, depth: usize) {
+    let mut stack: Vec<(B::Level, Option<usize>)> = Vec::with_capacity(depth);
+    let mut solution: Vec<usize> = Vec::with_capacity(depth);
+    'node: loop {
+        if !tally.count_node() {
+            break;
+        }
+        if state.solved() {
+            solution.clear();
+            solution.extend(stack.iter().filter_map(|f| f.1));
+            if tally.count_solution(&solution) {
+                break;
+            }
+        } else if let Some(level) = state.branch() {
+            stack.push((level, None));
+        }
+        // The next option at the deepest level that has one left.
+        while let Some((level, applied)) = stack.last_mut() {
+            if let Some(o) = applied.take() {
+                state.undo(o);
+            }
+            if let Some(o) = state.next(level) {
+                *applied = Some(o);
+                continue 'node;
+            }
+            stack.pop();
+        }
+        break;
+    }
+    // A stop at the limit or the budget leaves options applied: the state is dropped.
+}
+
 /// The exact-cover backends, by name.
 pub const BACKENDS: &[(&str, &str)] = &[
     (
