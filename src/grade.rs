@@ -293,13 +293,8 @@ mod tests {
         Puzzle::Grid(text.parse::<Grid>().expect("test grid"))
     }
 
-    const SOLVED: &str =
-        "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
     // Easy (Kaggle-like) and hard (forum hardest) puzzles.
-    const EASY: &str =
-        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
-    const HARD: &str =
-        "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+    use crate::test_puzzles::{EASY, EASY_SOLUTION as SOLVED, HARD};
 
     #[test]
     fn ladder_ends_and_extremes() {

@@ -132,8 +132,7 @@ mod tests {
     use super::*;
     use crate::verify;
 
-    const SOLVED: &str =
-        "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+    use crate::test_puzzles::EASY_SOLUTION as SOLVED;
 
     #[test]
     fn random_symmetries_keep_solutions_valid_and_invert() {

@@ -21,3 +21,17 @@ pub const OPEN_A: &str =
     "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
 pub const OPEN_B: &str =
     "213456789456789123789123456124365897365897214897214365531642978642978531978531642";
+
+/// A small deterministic generator (xorshift64), so that random test cases are the same on
+/// every run.
+pub struct Xorshift(pub u64);
+
+impl Xorshift {
+    /// A number below `n` (`n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}

@@ -39,22 +39,65 @@ pub const fn fold_cols(band: u32) -> u32 {
     (band | band >> 9 | band >> 18) & 0x1ff
 }
 
-/// For 9 bits of one row: bit `j` (0..3) set if the row's minirow in box `j` is not empty.
-pub const SHRINK: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut j = 0;
-        while j < 3 {
-            if (x >> (3 * j)) & 7 != 0 {
-                t[x] |= 1 << j;
-            }
-            j += 1;
+/// A table of 512 entries, entry `x` (a `usize`) being `$entry`: const code has loops but no
+/// closures or iterators.
+macro_rules! table512 {
+    (|$x:ident| $entry:expr) => {{
+        let mut t = [0; 512];
+        let mut $x = 0;
+        while $x < 512 {
+            t[$x] = $entry;
+            $x += 1;
         }
-        x += 1;
+        t
+    }};
+}
+
+/// Each bit `i` of `m` (9 bits) widened to the three bits `3·i..3·i + 3`: a minirow set to its
+/// band cells, or a set of boxes (0..3) to their columns.
+const fn widen(m: u32) -> u32 {
+    let mut t = 0;
+    let mut i = 0;
+    while i < 9 {
+        if m >> i & 1 != 0 {
+            t |= 7 << (3 * i);
+        }
+        i += 1;
     }
     t
-};
+}
+
+/// Bit `j` (0..3) set if any of the bits `3·j..3·j + 3` of the 9-bit `x` is: a row's boxes
+/// with a non-empty minirow, or the boxes a column set touches.
+const fn narrow(x: u32) -> u32 {
+    let mut t = 0;
+    let mut j = 0;
+    while j < 3 {
+        if (x >> (3 * j)) & 7 != 0 {
+            t |= 1 << j;
+        }
+        j += 1;
+    }
+    t
+}
+
+/// For a 9-bit column set of one band: bit `j` (0..3) set if box `j`'s part of the set is a
+/// single column.
+const fn single_col_boxes(x: u32) -> u32 {
+    let mut t = 0;
+    let mut j = 0;
+    while j < 3 {
+        let g = (x >> (3 * j)) & 7;
+        if g != 0 && g & (g - 1) == 0 {
+            t |= 1 << j;
+        }
+        j += 1;
+    }
+    t
+}
+
+/// For 9 bits of one row: bit `j` (0..3) set if the row's minirow in box `j` is not empty.
+pub const SHRINK: [u8; 512] = table512!(|x| narrow(x as u32) as u8);
 
 /// Applies locked candidates inside a band to a set of non-empty minirows until nothing
 /// changes, or returns 0 if some row or box of the band is left without a minirow.
@@ -96,159 +139,62 @@ const fn lock_fixpoint(mut m: u32) -> u32 {
     }
 }
 
-/// For a set of non-empty minirows, the band cells left after locked candidates inside the
-/// band (see `lock_fixpoint`), or 0 if the band cannot hold the digit once per row and box.
-pub const LOCK: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut m = 0;
-    while m < 512 {
-        let keep = lock_fixpoint(m as u32);
-        let mut i = 0;
-        while i < 9 {
-            if keep >> i & 1 != 0 {
-                let (r, b) = (i / 3, i % 3);
-                t[m] |= 7 << (9 * r + 3 * b);
-            }
-            i += 1;
+/// The minirows left by `lock_fixpoint(m)` that are the only one of their row and of their box.
+const fn locked(m: u32) -> u16 {
+    let keep = lock_fixpoint(m);
+    let mut t = 0;
+    let mut i = 0;
+    while i < 9 {
+        let (r, b) = (i / 3, i % 3);
+        let row = (keep >> (3 * r)) & 7;
+        let bx = keep >> b & 0b001_001_001;
+        if keep >> i & 1 != 0 && row.count_ones() == 1 && bx.count_ones() == 1 {
+            t |= 1 << i;
         }
-        m += 1;
+        i += 1;
     }
     t
-};
+}
+
+/// For a set of non-empty minirows, the band cells left after locked candidates inside the
+/// band (see `lock_fixpoint`), or 0 if the band cannot hold the digit once per row and box.
+pub const LOCK: [u32; 512] = table512!(|m| widen(lock_fixpoint(m as u32)));
 
 /// For a set of non-empty minirows: after `lock_fixpoint`, the minirows that are the only one
 /// of their row and of their box (0 on contradiction).
-pub const LOCKED: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let keep = lock_fixpoint(m as u32);
-        let mut i = 0;
-        while i < 9 {
-            let (r, b) = (i / 3, i % 3);
-            let row = (keep >> (3 * r)) & 7;
-            let bx = keep >> b & 0b001_001_001;
-            if keep >> i & 1 != 0 && row.count_ones() == 1 && bx.count_ones() == 1 {
-                t[m] |= 1 << i;
-            }
-            i += 1;
-        }
-        m += 1;
-    }
-    t
-};
+pub const LOCKED: [u16; 512] = table512!(|m| locked(m as u32));
 
 /// For a 9-bit column set of one band: the minirows (all three rows) of every box whose
 /// part of the set is a single column.
-pub const SINGLE_COL_BOXES: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut j = 0;
-        while j < 3 {
-            let g = (x >> (3 * j)) & 7;
-            if g != 0 && g & (g - 1) == 0 {
-                t[x] |= 0b001_001_001 << j;
-            }
-            j += 1;
-        }
-        x += 1;
-    }
-    t
-};
+pub const SINGLE_COL_BOXES: [u16; 512] =
+    table512!(|x| (single_col_boxes(x as u32) * 0b001_001_001) as u16);
 
 /// The band cells of a set of minirows (bit `3·r + k` → the three cells of row `r`, box `k`).
-pub const EXPAND: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut i = 0;
-        while i < 9 {
-            if m >> i & 1 != 0 {
-                t[m] |= 7 << (9 * (i / 3) + 3 * (i % 3));
-            }
-            i += 1;
-        }
-        m += 1;
-    }
-    t
-};
+pub const EXPAND: [u32; 512] = table512!(|m| widen(m as u32));
 
 /// For a 9-bit column set of one band: the columns that are the only column of their box in
 /// the set (a box whose digit lies in one column points along that column).
-pub const POINT_COLS: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut j = 0;
-        while j < 3 {
-            let g = (x >> (3 * j)) & 7;
-            if g != 0 && g & (g - 1) == 0 {
-                t[x] |= (g << (3 * j)) as u16;
-            }
-            j += 1;
-        }
-        x += 1;
-    }
-    t
-};
+pub const POINT_COLS: [u16; 512] =
+    table512!(|x| (x as u32 & widen(single_col_boxes(x as u32))) as u16);
 
 /// `LOCK` and `LOCKED` in one entry (cells in the low 32 bits, locked minirows above), so
 /// that the update needs one load for both.
-pub const LOCK_BOTH: [u64; 512] = {
-    let mut t = [0u64; 512];
-    let mut m = 0;
-    while m < 512 {
-        t[m] = LOCK[m] as u64 | (LOCKED[m] as u64) << 32;
-        m += 1;
-    }
-    t
-};
+pub const LOCK_BOTH: [u64; 512] = table512!(|m| LOCK[m] as u64 | (LOCKED[m] as u64) << 32);
 
 /// `POINT_KEEP` and `SINGLE_COL_BOXES` in one entry (kept cells in the low 32 bits, minirows
 /// of single-column boxes above), one load for both.
-pub const COLS_BOTH: [u64; 512] = {
-    let mut t = [0u64; 512];
-    let mut x = 0;
-    while x < 512 {
-        t[x] = POINT_KEEP[x] as u64 | (SINGLE_COL_BOXES[x] as u64) << 32;
-        x += 1;
-    }
-    t
-};
+pub const COLS_BOTH: [u64; 512] =
+    table512!(|x| POINT_KEEP[x] as u64 | (SINGLE_COL_BOXES[x] as u64) << 32);
 
 /// For a 9-bit column set of one band: the cells the other two bands of the stack may keep
 /// (all but the columns of `POINT_COLS`).
-pub const POINT_KEEP: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut x = 0;
-    while x < 512 {
-        t[x] = BAND & !spread_cols(POINT_COLS[x] as u32);
-        x += 1;
-    }
-    t
-};
+pub const POINT_KEEP: [u32; 512] = table512!(|x| BAND & !spread_cols(POINT_COLS[x] as u32));
 
 /// For the columns whose digit lies only in this band: the band cells that may keep the digit
-/// (a box containing such a column keeps only the claimed columns).
-pub const CLAIM_KEEP: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut keep = 0x1ffu32;
-        let mut j = 0;
-        while j < 3 {
-            let g = (x >> (3 * j)) & 7;
-            if g != 0 {
-                keep &= !(7 << (3 * j)) | (g << (3 * j)) as u32;
-            }
-            j += 1;
-        }
-        t[x] = spread_cols(keep);
-        x += 1;
-    }
-    t
-};
+/// (a box containing such a column keeps only the claimed columns; a box with none keeps all
+/// its columns).
+pub const CLAIM_KEEP: [u32; 512] =
+    table512!(|x| spread_cols(x as u32 | (0x1ff & !widen(narrow(x as u32)))));
 
 /// Minirow mask of a band: bit `3·r + k` set if row `r`, box `k` holds a cell of `band`.
 #[inline(always)]

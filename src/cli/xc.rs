@@ -171,6 +171,35 @@ fn instance(backend: &str, file: &str) -> Result<Instance, String> {
     }
 }
 
+/// Runs `each` on the instance of every file (an unreadable one, or one the backend cannot
+/// take, gets its error line), then says on standard error how many of them `each` called ok
+/// (`done` names that: counted, solved). True if all were.
+fn each_instance(
+    backend: &str,
+    files: &[String],
+    done: &str,
+    mut each: impl FnMut(&str, &str, &Instance, &mut Output) -> bool,
+) -> Result<bool> {
+    let backend = backend_name(backend)?;
+    let start = Instant::now();
+    let mut out = Output::stdout();
+    let mut ok = 0;
+    for file in files {
+        match instance(backend, file) {
+            Err(line) => out.line(&line),
+            Ok(inst) => ok += usize::from(each(backend, file, &inst, &mut out)),
+        }
+    }
+    out.finish()?;
+    eprintln!(
+        "sudobench: {} instances: {ok} {done}, {} not ({:.3} s, backend {backend})",
+        files.len(),
+        files.len() - ok,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ok == files.len())
+}
+
 /// `count` on exact-cover files: one line per file, `FILE: COUNT (nodes N, updates U)`.
 pub fn count(
     backend: &str,
@@ -178,40 +207,21 @@ pub fn count(
     limit: Limit,
     max_nodes: Option<u64>,
 ) -> Result<bool> {
-    let backend = backend_name(backend)?;
-    let start = Instant::now();
-    let mut out = Output::stdout();
-    let (mut ok, mut total) = (0, 0);
-    for file in files {
-        total += 1;
-        let line = match instance(backend, file) {
-            Err(line) => line,
-            Ok(inst) => {
-                let r = run(backend, &inst, limit, max_nodes, 0);
-                if let Some(w) = r.wrong {
-                    format!("error: {file}: backend {backend}: {w}")
-                } else if let Some(d) = against_file(&inst, &r.found, limit) {
-                    format!("error: {file}: backend {backend}: {d}")
-                } else {
-                    ok += u64::from(r.found.complete);
-                    format!(
-                        "{file}: {} (nodes {}, updates {})",
-                        count_text(&r.found, limit),
-                        r.found.nodes,
-                        r.found.updates
-                    )
-                }
-            }
-        };
-        out.line(&line);
-    }
-    out.finish()?;
-    eprintln!(
-        "sudobench: {total} instances: {ok} counted, {} not ({:.3} s, backend {backend})",
-        total - ok,
-        start.elapsed().as_secs_f64()
-    );
-    Ok(ok == total)
+    each_instance(backend, files, "counted", |backend, file, inst, out| {
+        let r = run(backend, inst, limit, max_nodes, 0);
+        let wrong = r.wrong.or_else(|| against_file(inst, &r.found, limit));
+        if let Some(w) = wrong {
+            out.line(&format!("error: {file}: backend {backend}: {w}"));
+            return false;
+        }
+        out.line(&format!(
+            "{file}: {} (nodes {}, updates {})",
+            count_text(&r.found, limit),
+            r.found.nodes,
+            r.found.updates
+        ));
+        r.found.complete
+    })
 }
 
 /// `solve` on exact-cover files: up to `limit` solutions per file, one per line (its options
@@ -222,28 +232,16 @@ pub fn solve(
     limit: Limit,
     max_nodes: Option<u64>,
 ) -> Result<bool> {
-    let backend = backend_name(backend)?;
-    let start = Instant::now();
-    let mut out = Output::stdout();
-    let (mut ok, mut total) = (0, 0);
-    for file in files {
-        total += 1;
-        let inst = match instance(backend, file) {
-            Err(line) => {
-                out.line(&line);
-                continue;
-            }
-            Ok(inst) => inst,
-        };
+    each_instance(backend, files, "solved", |backend, file, inst, out| {
         let mut lines = Vec::new();
         let mut wrong = None;
         let f = xc::run(
             backend,
-            &inst,
+            inst,
             limit,
             max_nodes,
             0,
-            &mut |s| match check(&inst, s) {
+            &mut |s| match check(inst, s) {
                 Ok(()) => lines.push(inst.solution_text(s)),
                 Err(e) => {
                     wrong.get_or_insert(e);
@@ -255,7 +253,7 @@ pub fn solve(
             out.line(&format!(
                 "error: {file}: backend {backend}: wrong solution: {e}"
             ));
-            continue;
+            return false;
         }
         for l in &lines {
             out.line(l);
@@ -263,15 +261,8 @@ pub fn solve(
         if f.count == 0 {
             out.line(if f.complete { "no solution" } else { "unknown" });
         }
-        ok += u64::from(f.count > 0);
-    }
-    out.finish()?;
-    eprintln!(
-        "sudobench: {total} instances: {ok} solved, {} not ({:.3} s, backend {backend})",
-        total - ok,
-        start.elapsed().as_secs_f64()
-    );
-    Ok(ok == total)
+        f.count > 0
+    })
 }
 
 /// One row of the exact-cover bench.

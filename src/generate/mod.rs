@@ -351,13 +351,7 @@ impl Generator {
             let own = next.take(cell);
             let mut allowed = next.allowed(cell) & !(1 << (own - 1));
             while allowed != 0 {
-                let mut k = rng.below(u64::from(allowed.count_ones()));
-                let mut rest = allowed;
-                while k > 0 {
-                    rest &= rest - 1;
-                    k -= 1;
-                }
-                let d = rest.trailing_zeros() as u8;
+                let d = search::random_bit(u32::from(allowed), rng) as u8;
                 allowed &= !(1 << d);
                 next.put(cell, d + 1);
                 if let Some(board) = Searcher::board(next.cells()) {
@@ -453,6 +447,12 @@ mod tests {
         assert_ne!(a.generate(7, 4).unwrap().puzzle, first.puzzle);
     }
 
+    /// Puzzles `0..n` of a run seeded `seed` with `config`.
+    fn made(config: Config, seed: u64, n: u64) -> Vec<Generated> {
+        let mut g = Generator::new(config).unwrap();
+        (0..n).map(|i| g.generate(seed, i).unwrap()).collect()
+    }
+
     #[test]
     fn puzzles_are_unique_minimal_and_keep_the_pattern() {
         let mut basic = Basic::new(&Options::default());
@@ -461,13 +461,14 @@ mod tests {
             ClueSymmetry::Central,
             ClueSymmetry::Dihedral,
         ] {
-            let mut g = Generator::new(Config {
-                symmetry: sym,
-                ..Config::default()
-            })
-            .unwrap();
-            for i in 0..5 {
-                let p = g.generate(1, i).unwrap();
+            for p in made(
+                Config {
+                    symmetry: sym,
+                    ..Config::default()
+                },
+                1,
+                5,
+            ) {
                 assert!(sym.holds_for(p.puzzle.cells()), "{sym}: {}", p.puzzle);
                 let out = basic.solve(&p.puzzle.into(), Limit::TWO);
                 assert_eq!(out.count(), Count::Exactly(1));
@@ -483,13 +484,11 @@ mod tests {
     #[test]
     fn clue_sets_without_a_solution_have_no_direct_clash() {
         let mut basic = Basic::new(&Options::default());
-        let mut g = Generator::new(Config {
+        let config = Config {
             no_solution: true,
             ..Config::default()
-        })
-        .unwrap();
-        for i in 0..10 {
-            let p = g.generate(3, i).unwrap();
+        };
+        for p in made(config, 3, 10) {
             assert_eq!(p.solution, None);
             assert_eq!(
                 basic.solve(&p.puzzle.into(), Limit::TWO).count(),
@@ -519,14 +518,13 @@ mod tests {
 
     #[test]
     fn clue_range_is_honoured_and_checked() {
-        let mut g = Generator::new(Config {
+        let config = Config {
             min_clues: 26,
             max_clues: 27,
             ..Config::default()
-        })
-        .unwrap();
-        for i in 0..5 {
-            let n = g.generate(2, i).unwrap().puzzle.clue_count();
+        };
+        for p in made(config, 2, 5) {
+            let n = p.puzzle.clue_count();
             assert!((26..=27).contains(&n), "{n}");
         }
         for (min, max) in [(30, 29), (10, 16), (82, 90)] {

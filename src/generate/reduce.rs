@@ -331,8 +331,7 @@ mod tests {
     use crate::solver::{Options, Solver};
     use crate::util::SplitMix64;
 
-    const SOLUTION: &str =
-        "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+    use crate::test_puzzles::EASY_SOLUTION as SOLUTION;
 
     #[test]
     fn forced_clues_are_singles_of_the_remaining_clues() {

@@ -113,14 +113,7 @@ impl Searcher {
             board.choose(pairs, self.popcnt)
         };
         while digits != 0 {
-            // The k-th remaining digit, k uniform.
-            let mut k = rng.below(u64::from(digits.count_ones()));
-            let mut rest = digits;
-            while k > 0 {
-                rest &= rest - 1;
-                k -= 1;
-            }
-            let d = rest.trailing_zeros() as usize;
+            let d = random_bit(digits, rng) as usize;
             digits &= !(1 << d);
             let mut child = board;
             if child.guess(d, b, bit).is_ok() {
@@ -131,6 +124,15 @@ impl Searcher {
         }
         None
     }
+}
+
+/// The position of a set bit of `bits` (not 0), each equally likely.
+pub(crate) fn random_bit(bits: u32, rng: &mut SplitMix64) -> u32 {
+    let mut rest = bits;
+    for _ in 0..rng.below(u64::from(bits.count_ones())) {
+        rest &= rest - 1;
+    }
+    rest.trailing_zeros()
 }
 
 #[cfg(test)]

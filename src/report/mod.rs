@@ -196,9 +196,8 @@ fn set_line(set: &SetReport) -> String {
     }
     write!(
         s,
-        ", {} parse error{}, read at {} puzzles/s ({:.2} s; {}/s of CPU time), wall {:.2} s",
-        thousands(set.parse_errors),
-        if set.parse_errors == 1 { "" } else { "s" },
+        ", {}, read at {} puzzles/s ({:.2} s; {}/s of CPU time), wall {:.2} s",
+        counted(set.parse_errors, "parse error", "parse errors"),
         rate(set.reading_rate()),
         set.read_time.as_secs_f64(),
         rate(set.reading_rate_cpu()),
@@ -215,12 +214,8 @@ fn set_line(set: &SetReport) -> String {
         .ok();
     }
     if set.mismatch_total > 0 {
-        let word = if set.mismatch_total == 1 {
-            "MISMATCH"
-        } else {
-            "MISMATCHES"
-        };
-        write!(s, ", {} {word}", thousands(set.mismatch_total)).ok();
+        let n = counted(set.mismatch_total, "MISMATCH", "MISMATCHES");
+        write!(s, ", {n}").ok();
     }
     if set.data_errors > 0 {
         write!(
@@ -230,42 +225,28 @@ fn set_line(set: &SetReport) -> String {
         )
         .ok();
     }
+    let referee = set.referee.as_deref().unwrap_or("?");
     if set.refereed > 0 {
-        write!(
-            s,
-            ", {} {} settled by the referee {}",
-            thousands(set.refereed),
-            if set.refereed == 1 {
-                "dispute"
-            } else {
-                "disputes"
-            },
-            set.referee.as_deref().unwrap_or("?")
-        )
-        .ok();
+        let n = counted(set.refereed, "dispute", "disputes");
+        write!(s, ", {n} settled by the referee {referee}").ok();
     }
     if set.checked > 0 {
-        write!(
-            s,
-            ", {} outside {} checked by the referee {}",
-            thousands(set.checked),
-            if set.checked == 1 { "count" } else { "counts" },
-            set.referee.as_deref().unwrap_or("?")
-        )
-        .ok();
+        let n = counted(set.checked, "outside count", "outside counts");
+        write!(s, ", {n} checked by the referee {referee}").ok();
     }
     if set.unsettled > 0 {
-        let word = if set.unsettled == 1 {
-            "DISPUTE"
-        } else {
-            "DISPUTES"
-        };
-        write!(s, ", {} {word} UNSETTLED", thousands(set.unsettled)).ok();
+        let n = counted(set.unsettled, "DISPUTE", "DISPUTES");
+        write!(s, ", {n} UNSETTLED").ok();
     }
     if let Some(e) = &set.error {
         write!(s, ", UNREADABLE: {e}").ok();
     }
     s
+}
+
+/// `n` and the word for it, singular or plural: `1 dispute`, `1,200 disputes`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
 fn covered(b: &BackendReport, set: &SetReport) -> String {
@@ -291,6 +272,40 @@ pub fn table_header(config: &Config, machine: &Machine) -> String {
 }
 
 /// The terminal table's block for one data set.
+/// The widths of the text table's columns after the name.
+const WIDTHS: [usize; 11] = [16, 15, 9, 10, 17, 8, 8, 6, 7, 8, 10];
+
+/// A line of the text table: `name` left-aligned in `w` columns, then each cell right-aligned
+/// in its column.
+fn text_row(out: &mut String, w: usize, name: &str, cells: &[impl AsRef<str>]) {
+    write!(out, "  {name:<w$}").ok();
+    for (cell, width) in cells.iter().zip(WIDTHS) {
+        write!(out, " {:>width$}", cell.as_ref()).ok();
+    }
+    out.push('\n');
+}
+
+/// A backend's cells after its name, in the columns of both tables; the share of puzzles
+/// solved without a guess ends with `pct_suffix`; "n/a" where there is no figure.
+fn row_cells(b: &BackendReport, set: &SetReport, pct_suffix: &str) -> [String; 11] {
+    let (pct, per) = guess_columns(b, 1, 2);
+    let na = || "n/a".to_string();
+    let (per_sec, per_puzzle) = rate_columns(b, 2);
+    [
+        per_sec,
+        per_puzzle,
+        pct.map_or_else(na, |p| p + pct_suffix),
+        per.unwrap_or_else(na),
+        covered(b, set),
+        thousands(b.unique),
+        thousands(b.multiple),
+        thousands(b.none),
+        thousands(b.unknown),
+        thousands(b.solved),
+        thousands(b.mismatches),
+    ]
+}
+
 pub fn table_set(set: &SetReport) -> String {
     let mut out = String::new();
     writeln!(out, "\n{} — {}", set.name(), set_line(set)).ok();
@@ -303,12 +318,9 @@ pub fn table_set(set: &SetReport) -> String {
         .unwrap_or(0)
         .max(12);
     let (per_sec, per_puzzle) = rate_titles(set.clock);
-    writeln!(
-        out,
-        "  {:<w$} {:>16} {:>15} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
-        "backend",
-        per_sec,
-        per_puzzle,
+    let titles = [
+        per_sec.as_str(),
+        &per_puzzle,
         "no guess",
         "guesses/p",
         "puzzles",
@@ -317,31 +329,11 @@ pub fn table_set(set: &SetReport) -> String {
         "none",
         "unknown",
         "solved",
-        "mismatches"
-    )
-    .ok();
+        "mismatches",
+    ];
+    text_row(&mut out, w, "backend", &titles);
     for b in &set.backends {
-        let (pct, per) = guess_columns(b, 1, 2);
-        let pct = pct.map_or_else(|| "n/a".to_string(), |p| p + "%");
-        let per = per.unwrap_or_else(|| "n/a".to_string());
-        let (per_sec, per_puzzle) = rate_columns(b, 2);
-        writeln!(
-            out,
-            "  {:<w$} {:>16} {:>15} {:>9} {:>10} {:>17} {:>8} {:>8} {:>6} {:>7} {:>8} {:>10}",
-            b.name,
-            per_sec,
-            per_puzzle,
-            pct,
-            per,
-            covered(b, set),
-            thousands(b.unique),
-            thousands(b.multiple),
-            thousands(b.none),
-            thousands(b.unknown),
-            thousands(b.solved),
-            thousands(b.mismatches)
-        )
-        .ok();
+        text_row(&mut out, w, &b.name, &row_cells(b, set, "%"));
     }
     for line in fault_lines(set).into_iter().chain(startup_lines(set)) {
         writeln!(out, "  {line}").ok();
@@ -536,29 +528,9 @@ pub fn markdown(
         )
         .ok();
         for b in &set.backends {
-            let (pct, per) = guess_columns(b, 1, 2);
-            let (pct, per) = (
-                pct.unwrap_or_else(|| "n/a".to_string()),
-                per.unwrap_or_else(|| "n/a".to_string()),
-            );
-            let (per_sec, per_puzzle) = rate_columns(b, 2);
-            writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                b.name,
-                per_sec,
-                per_puzzle,
-                pct,
-                per,
-                covered(b, set).replace('*', "\\*"),
-                thousands(b.unique),
-                thousands(b.multiple),
-                thousands(b.none),
-                thousands(b.unknown),
-                thousands(b.solved),
-                thousands(b.mismatches)
-            )
-            .ok();
+            let mut cells = row_cells(b, set, "");
+            cells[4] = cells[4].replace('*', "\\*");
+            writeln!(out, "| {} | {} |", b.name, cells.join(" | ")).ok();
         }
         let faults: Vec<String> = fault_lines(set)
             .into_iter()

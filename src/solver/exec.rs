@@ -475,8 +475,7 @@ mod tests {
 
     #[test]
     fn answers_parse() {
-        let sol =
-            "462831957795426183381795426173984265659312748248567319926178534834259671517643892";
+        let sol = crate::test_puzzles::EASY_SOLUTION;
         let o = parse_answer(format!("1 {sol} 7").as_bytes(), Limit::TWO).unwrap();
         assert_eq!(o.count(), Count::Exactly(1));
         assert_eq!(o.solution().unwrap().to_string(), sol);
@@ -506,10 +505,7 @@ mod tests {
 
     #[test]
     fn program_failures_become_faults() {
-        let p: Grid =
-            "000000907000420180000705026100904000050000040000507009920108000034059000507000000"
-                .parse()
-                .unwrap();
+        let p: Grid = crate::test_puzzles::EASY.parse().unwrap();
         let puzzles = [Puzzle::from(p)];
         let solve = |e: &mut Exec| e.solve_batch(&puzzles, Limit::TWO, Clock::Wall);
         let mut dead = Exec::new("exit 3", Duration::from_secs(5)).unwrap();

@@ -17,7 +17,7 @@
 //! size of an item's column, so instances whose lists would exceed [`MAX_CONFLICTS`] entries
 //! are refused (see [`too_large`]).
 
-use super::{Found, Instance, Limit};
+use super::{backtrack, Branching, Found, Instance, Tally};
 
 /// The most conflict-list entries (before removing repeats) this backend builds.
 pub const MAX_CONFLICTS: u64 = 1 << 26;
@@ -180,25 +180,49 @@ impl State {
     }
 }
 
-/// One level: the item branched on, the position of the next option to try among its
-/// options, and the option in force.
-struct Frame {
-    item: u32,
-    next: u32,
-    chosen: Option<u32>,
+/// The state with the tables it reads, as [`backtrack`] drives it.
+struct Search<'a> {
+    s: State,
+    t: &'a Tables,
 }
 
-/// Searches `instance` (no colours; not [`too_large`]) for up to `limit` solutions within
-/// `max_nodes` nodes, calling `visit` with each (option indices in the order chosen).
-pub fn search(
-    instance: &Instance,
-    limit: Limit,
-    max_nodes: Option<u64>,
-    visit: &mut dyn FnMut(&[usize]),
-) -> Found {
-    let budget = max_nodes.unwrap_or(u64::MAX);
+impl Branching for Search<'_> {
+    /// The item branched on and the position of the next option to try among its options.
+    type Level = (u32, u32);
+
+    fn solved(&self) -> bool {
+        self.s.open == 0
+    }
+
+    fn branch(&mut self) -> Option<(u32, u32)> {
+        let (item, n) = self.s.choose();
+        (n > 0).then_some((item, 0))
+    }
+
+    #[inline]
+    fn next(&mut self, (item, next): &mut (u32, u32)) -> Option<usize> {
+        let options = self.t.options_of(*item);
+        while (*next as usize) < options.len() {
+            let o = options[*next as usize];
+            *next += 1;
+            if self.s.blocked[o as usize] == 0 {
+                self.s.apply(self.t, o);
+                return Some(o as usize);
+            }
+        }
+        None
+    }
+
+    fn undo(&mut self, o: usize) {
+        self.s.unapply(self.t, o as u32);
+    }
+}
+
+/// Searches `instance` (no colours; not [`too_large`]) as the tally asks, showing it each
+/// solution (option indices in the order chosen).
+pub fn search(instance: &Instance, mut tally: Tally) -> Found {
     let t = Tables::new(instance);
-    let mut s = State {
+    let s = State {
         blocked: vec![0; instance.options.len()],
         avail: (0..instance.items() as u32)
             .map(|i| t.options_of(i).len() as u32)
@@ -208,56 +232,8 @@ pub fn search(
         primary: instance.primary,
         updates: 0,
     };
-    let mut found = Found {
-        complete: true,
-        ..Found::default()
-    };
-    let mut stack: Vec<Frame> = Vec::with_capacity(instance.primary + 1);
-    let mut solution: Vec<usize> = Vec::with_capacity(instance.primary + 1);
-    'node: loop {
-        found.nodes += 1;
-        if found.nodes > budget {
-            found.complete = false;
-            break;
-        }
-        if s.open == 0 {
-            found.count += 1;
-            solution.clear();
-            solution.extend(stack.iter().filter_map(|f| f.chosen).map(|o| o as usize));
-            visit(&solution);
-            if limit.reached(found.count) {
-                break;
-            }
-        } else {
-            let (item, n) = s.choose();
-            if n > 0 {
-                stack.push(Frame {
-                    item,
-                    next: 0,
-                    chosen: None,
-                });
-            }
-        }
-        // The next available option at the deepest level that has one.
-        while let Some(top) = stack.last_mut() {
-            if let Some(o) = top.chosen.take() {
-                s.unapply(&t, o);
-            }
-            let options = t.options_of(top.item);
-            while (top.next as usize) < options.len() {
-                let o = options[top.next as usize];
-                top.next += 1;
-                if s.blocked[o as usize] == 0 {
-                    top.chosen = Some(o);
-                    s.apply(&t, o);
-                    continue 'node;
-                }
-            }
-            stack.pop();
-        }
-        break;
-    }
-    // A stop at the limit or the budget leaves options applied: the state is dropped.
-    found.updates = s.updates;
-    found
+    let mut search = Search { s, t: &t };
+    backtrack(&mut search, &mut tally, instance.primary + 1);
+    tally.found.updates = search.s.updates;
+    tally.found
 }

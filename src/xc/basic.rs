@@ -6,19 +6,13 @@
 //! either unused or used so far only with the option's own colour (an uncoloured use admits
 //! nothing else). The search is iterative, so deep instances cannot overflow the stack.
 
-use super::{Found, Instance, Limit};
-
-/// One level of the search: the options to try for the item it chose, the next to try, and
-/// the one in force.
-struct Frame {
-    candidates: Vec<usize>,
-    next: usize,
-    applied: Option<usize>,
-}
+use super::{backtrack, Branching, Found, Instance, Tally};
 
 /// The state of every item: how many chosen options use it and the colour of the first.
 struct State<'a> {
     instance: &'a Instance,
+    /// The options of each primary item.
+    containing: Vec<Vec<usize>>,
     uses: Vec<u32>,
     colour: Vec<u32>,
     /// Primary items covered.
@@ -61,15 +55,52 @@ impl State<'_> {
     }
 }
 
-/// Searches `instance` for up to `limit` solutions within `max_nodes` nodes, calling `visit`
-/// with each (option indices in the order chosen).
-pub fn search(
-    instance: &Instance,
-    limit: Limit,
-    max_nodes: Option<u64>,
-    visit: &mut dyn FnMut(&[usize]),
-) -> Found {
-    let budget = max_nodes.unwrap_or(u64::MAX);
+impl Branching for State<'_> {
+    /// The options to try for the item chosen, and the position of the next.
+    type Level = (Vec<usize>, usize);
+
+    fn solved(&self) -> bool {
+        self.covered == self.instance.primary
+    }
+
+    /// MRV over the uncovered primary items.
+    fn branch(&mut self) -> Option<(Vec<usize>, usize)> {
+        let mut best: Option<Vec<usize>> = None;
+        for (i, options) in self.containing.iter().enumerate() {
+            if self.uses[i] > 0 {
+                continue;
+            }
+            let candidates: Vec<usize> = options
+                .iter()
+                .copied()
+                .filter(|&o| self.compatible(o))
+                .collect();
+            if best.as_ref().is_none_or(|b| candidates.len() < b.len()) {
+                let small = candidates.len() <= 1;
+                best = Some(candidates);
+                if small {
+                    break;
+                }
+            }
+        }
+        best.filter(|c| !c.is_empty()).map(|c| (c, 0))
+    }
+
+    fn next(&mut self, (candidates, next): &mut (Vec<usize>, usize)) -> Option<usize> {
+        let o = *candidates.get(*next)?;
+        *next += 1;
+        self.apply(o);
+        Some(o)
+    }
+
+    fn undo(&mut self, o: usize) {
+        self.unapply(o);
+    }
+}
+
+/// Searches `instance` as the tally asks, showing it each solution (option indices in the
+/// order chosen).
+pub fn search(instance: &Instance, mut tally: Tally) -> Found {
     let mut containing: Vec<Vec<usize>> = vec![Vec::new(); instance.primary];
     for (o, option) in instance.options.iter().enumerate() {
         for &(i, _) in option {
@@ -80,76 +111,13 @@ pub fn search(
     }
     let mut state = State {
         instance,
+        containing,
         uses: vec![0; instance.items()],
         colour: vec![0; instance.items()],
         covered: 0,
         changes: 0,
     };
-    let mut found = Found {
-        complete: true,
-        ..Found::default()
-    };
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut chosen: Vec<usize> = Vec::new();
-    'node: loop {
-        found.nodes += 1;
-        if found.nodes > budget {
-            found.complete = false;
-            break;
-        }
-        if state.covered == instance.primary {
-            found.count += 1;
-            chosen.clear();
-            chosen.extend(stack.iter().filter_map(|f| f.applied));
-            visit(&chosen);
-            if limit.reached(found.count) {
-                break;
-            }
-        } else {
-            // MRV over the uncovered primary items.
-            let mut best: Option<Vec<usize>> = None;
-            for (i, options) in containing.iter().enumerate() {
-                if state.uses[i] > 0 {
-                    continue;
-                }
-                let candidates: Vec<usize> = options
-                    .iter()
-                    .copied()
-                    .filter(|&o| state.compatible(o))
-                    .collect();
-                if best.as_ref().is_none_or(|b| candidates.len() < b.len()) {
-                    let small = candidates.len() <= 1;
-                    best = Some(candidates);
-                    if small {
-                        break;
-                    }
-                }
-            }
-            let candidates = best.unwrap_or_default();
-            if !candidates.is_empty() {
-                stack.push(Frame {
-                    candidates,
-                    next: 0,
-                    applied: None,
-                });
-            }
-        }
-        // Next option at the deepest level that has one left.
-        while let Some(top) = stack.last_mut() {
-            if let Some(o) = top.applied.take() {
-                state.unapply(o);
-            }
-            if top.next < top.candidates.len() {
-                let o = top.candidates[top.next];
-                top.next += 1;
-                top.applied = Some(o);
-                state.apply(o);
-                continue 'node;
-            }
-            stack.pop();
-        }
-        break;
-    }
-    found.updates = state.changes;
-    found
+    backtrack(&mut state, &mut tally, 0);
+    tally.found.updates = state.changes;
+    tally.found
 }

@@ -10,7 +10,7 @@
 //! primary item with fewest options (MRV, first in item order on ties). The search is
 //! iterative, so deep instances cannot overflow the stack.
 
-use super::{Found, Instance, Limit};
+use super::{Found, Instance, Limit, Tally};
 
 /// Marks a spacer node's `top`.
 const SPACER: u32 = u32::MAX;
@@ -119,26 +119,22 @@ impl Dlx {
         max_nodes: Option<u64>,
         visit: &mut dyn FnMut(&[usize]),
     ) -> Found {
-        let budget = max_nodes.unwrap_or(u64::MAX);
-        let mut found = Found {
-            complete: true,
-            ..Found::default()
-        };
+        self.search_with(Tally::new(limit, max_nodes, visit))
+    }
+
+    /// [`search`](Self::search) for a search under way.
+    pub fn search_with(&mut self, mut t: Tally) -> Found {
         self.updates = 0;
         let mut choice: Vec<u32> = Vec::with_capacity(self.primary + 1);
         let mut solution: Vec<usize> = Vec::with_capacity(self.primary + 1);
         'forward: loop {
-            found.nodes += 1;
             let mut stop = false;
-            if found.nodes > budget {
-                found.complete = false;
+            if !t.count_node() {
                 stop = true;
             } else if self.rlink[0] == 0 {
-                found.count += 1;
                 solution.clear();
                 solution.extend(choice.iter().map(|&x| self.option_of[x as usize] as usize));
-                visit(&solution);
-                stop = limit.reached(found.count);
+                stop = t.count_solution(&solution);
             } else {
                 let (item, n) = self.choose();
                 if n > 0 {
@@ -161,8 +157,8 @@ impl Dlx {
             }
             break;
         }
-        found.updates = self.updates;
-        found
+        t.found.updates = self.updates;
+        t.found
     }
 
     /// The active primary item with fewest options and that number (the scan stops at 0 or

@@ -85,23 +85,22 @@ pub fn generate(family: &str, args: &[String]) -> Result<String, String> {
             ))
         }
     };
+    // The one argument N, if it is in `range` (else the error `why`).
+    let only_n = |range: std::ops::RangeInclusive<usize>, why: &str| {
+        want(1)?;
+        let n = number(args, 0, "N")?;
+        if range.contains(&n) {
+            Ok(n)
+        } else {
+            Err(why.to_string())
+        }
+    };
     match family {
-        "queens" => {
-            want(1)?;
-            let n = number(args, 0, "N")?;
-            if !(1..=64).contains(&n) {
-                return Err("N must be 1 to 64".into());
-            }
-            Ok(queens(n))
-        }
-        "langford" => {
-            want(1)?;
-            let n = number(args, 0, "N")?;
-            if !(2..=64).contains(&n) {
-                return Err("N must be 2 to 64 (N = 1 leaves value 1 no place)".into());
-            }
-            Ok(langford(n))
-        }
+        "queens" => Ok(queens(only_n(1..=64, "N must be 1 to 64")?)),
+        "langford" => Ok(langford(only_n(
+            2..=64,
+            "N must be 2 to 64 (N = 1 leaves value 1 no place)",
+        )?)),
         "pentominoes" => {
             want(2)?;
             let (r, c) = (number(args, 0, "ROWS")?, number(args, 1, "COLS")?);

@@ -72,6 +72,105 @@ impl Found {
     }
 }
 
+/// A search under way: what it was asked for (up to `limit` solutions within `max_nodes`
+/// nodes, each shown to `visit`) and what it has found so far.
+pub struct Tally<'a> {
+    limit: Limit,
+    max_nodes: Option<u64>,
+    visit: &'a mut dyn FnMut(&[usize]),
+    /// Found so far: complete until the budget stops the search.
+    pub found: Found,
+}
+
+impl<'a> Tally<'a> {
+    /// A search for up to `limit` solutions within `max_nodes` nodes (`None`: no budget),
+    /// showing each to `visit`.
+    pub fn new(limit: Limit, max_nodes: Option<u64>, visit: &'a mut dyn FnMut(&[usize])) -> Self {
+        Tally {
+            limit,
+            max_nodes,
+            visit,
+            found: Found {
+                complete: true,
+                ..Found::default()
+            },
+        }
+    }
+
+    /// Counts one more search node; false (and the search incomplete) once that is past the
+    /// budget.
+    #[inline]
+    pub fn count_node(&mut self) -> bool {
+        let f = &mut self.found;
+        f.nodes += 1;
+        if f.nodes > self.max_nodes.unwrap_or(u64::MAX) {
+            f.complete = false;
+        }
+        f.complete
+    }
+
+    /// Counts `solution` and shows it to the visitor; true if that reaches the limit.
+    #[inline]
+    pub fn count_solution(&mut self, solution: &[usize]) -> bool {
+        self.found.count += 1;
+        (self.visit)(solution);
+        self.limit.reached(self.found.count)
+    }
+}
+
+/// An Algorithm X search without links, as [`backtrack`] drives it (`basic` and `dlx-array`):
+/// the state picks the item to branch on, applies the options to try there one at a time, and
+/// undoes them.
+trait Branching {
+    /// Where one level stands: its item and the options tried there so far.
+    type Level;
+    /// Whether every primary item is covered.
+    fn solved(&self) -> bool;
+    /// The level of the item to branch on next, or `None` at a dead end (an uncovered item
+    /// with no option left).
+    fn branch(&mut self) -> Option<Self::Level>;
+    /// Applies the next option to try at `level` and returns it; `None` when none is left.
+    fn next(&mut self, level: &mut Self::Level) -> Option<usize>;
+    /// Undoes option `o`, the last one applied.
+    fn undo(&mut self, o: usize);
+}
+
+/// Searches `state` depth first as the tally asks, without recursion (deep instances cannot
+/// overflow the stack), showing the tally each solution (options in the order chosen).
+/// `depth` is a guess of the deepest level, to size the stack.
+#[inline]
+fn backtrack<B: Branching>(state: &mut B, tally: &mut Tally, depth: usize) {
+    let mut stack: Vec<(B::Level, Option<usize>)> = Vec::with_capacity(depth);
+    let mut solution: Vec<usize> = Vec::with_capacity(depth);
+    'node: loop {
+        if !tally.count_node() {
+            break;
+        }
+        if state.solved() {
+            solution.clear();
+            solution.extend(stack.iter().filter_map(|f| f.1));
+            if tally.count_solution(&solution) {
+                break;
+            }
+        } else if let Some(level) = state.branch() {
+            stack.push((level, None));
+        }
+        // The next option at the deepest level that has one left.
+        while let Some((level, applied)) = stack.last_mut() {
+            if let Some(o) = applied.take() {
+                state.undo(o);
+            }
+            if let Some(o) = state.next(level) {
+                *applied = Some(o);
+                continue 'node;
+            }
+            stack.pop();
+        }
+        break;
+    }
+    // A stop at the limit or the budget leaves options applied: the state is dropped.
+}
+
 /// The exact-cover backends, by name.
 pub const BACKENDS: &[(&str, &str)] = &[
     (
@@ -111,12 +210,7 @@ pub fn unsupported(name: &str, instance: &Instance) -> Option<&'static str> {
 
 /// Runs `instance` on the Sudoku suite's engine, [`crate::exact_cover::ExactCover`]
 /// (colours ignored: call only when [`unsupported`] allows).
-fn dlx1(
-    instance: &Instance,
-    limit: Limit,
-    max_nodes: Option<u64>,
-    visit: &mut dyn FnMut(&[usize]),
-) -> Found {
+fn dlx1(instance: &Instance, t: Tally) -> Found {
     let built = (|| {
         let mut ec = crate::exact_cover::ExactCover::new(
             instance.primary,
@@ -134,11 +228,11 @@ fn dlx1(
         // Too large for 32-bit links (the reader caps sizes below that).
         return Found::default();
     };
-    let n = match limit {
+    let n = match t.limit {
         Limit::All => u64::MAX,
         Limit::AtMost(n) => n,
     };
-    let r = ec.search_each(n, max_nodes, |s| visit(s));
+    let r = ec.search_each(n, t.max_nodes, |s| (t.visit)(s));
     Found {
         count: r.count,
         complete: r.complete,
@@ -172,12 +266,13 @@ pub fn run(
             kept.push(s);
         }
     };
+    let t = Tally::new(limit, max_nodes, &mut each);
     let mut found = match name {
-        "dlx" => dlx::Dlx::new(instance).search(limit, max_nodes, &mut each),
-        "dlx1" => dlx1(instance, limit, max_nodes, &mut each),
-        "dlx-array" => array::search(instance, limit, max_nodes, &mut each),
-        "basic" => basic::search(instance, limit, max_nodes, &mut each),
-        "sat" => sat::search(instance, limit, max_nodes, &mut each),
+        "dlx" => dlx::Dlx::new(instance).search_with(t),
+        "dlx1" => dlx1(instance, t),
+        "dlx-array" => array::search(instance, t),
+        "basic" => basic::search(instance, t),
+        "sat" => sat::search(instance, t),
         _ => return None,
     };
     found.solutions = kept;
@@ -249,24 +344,15 @@ mod tests {
         }
     }
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
+    use crate::test_puzzles::Xorshift;
 
     #[test]
     fn random_instances_agree_with_brute_force() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
         let mut nonzero = 0;
         for round in 0..300 {
-            let primary = 1 + rng.next(5) as usize;
-            let secondary = rng.next(4) as usize;
+            let primary = 1 + rng.below(5) as usize;
+            let secondary = rng.below(4) as usize;
             let items = primary + secondary;
             let mut text = (0..primary)
                 .map(|i| format!("p{i}"))
@@ -282,17 +368,17 @@ mod tests {
                 );
             }
             text.push('\n');
-            let options = 1 + rng.next(14);
+            let options = 1 + rng.below(14);
             for _ in 0..options {
-                let mut words = vec![format!("p{}", rng.next(primary as u64))];
+                let mut words = vec![format!("p{}", rng.below(primary as u64))];
                 for i in 0..items {
-                    if rng.next(3) == 0 {
+                    if rng.below(3) == 0 {
                         let w = if i < primary {
                             format!("p{i}")
-                        } else if rng.next(2) == 0 {
+                        } else if rng.below(2) == 0 {
                             format!("s{}", i - primary)
                         } else {
-                            format!("s{}:{}", i - primary, rng.next(2))
+                            format!("s{}:{}", i - primary, rng.below(2))
                         };
                         let name = w.split(':').next().unwrap_or("").to_string();
                         if !words.iter().any(|x| x.split(':').next() == Some(&name)) {
@@ -376,9 +462,7 @@ mod tests {
 
     #[test]
     fn sudoku_as_exact_cover() {
-        let puzzle =
-            "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
-        let inst = parse(&families::sudoku(puzzle).unwrap());
+        let inst = parse(&families::sudoku(crate::test_puzzles::HARD).unwrap());
         assert_eq!(inst.expected, Some(1));
         assert_eq!(inst.primary, 324);
         for name in names(&inst) {
@@ -397,7 +481,7 @@ mod tests {
             }
             assert_eq!(
                 std::str::from_utf8(&grid).unwrap(),
-                "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+                crate::test_puzzles::HARD_SOLUTION
             );
         }
         assert!(families::sudoku("123").is_err());
@@ -440,21 +524,21 @@ mod tests {
             "p q r | x y\np q x y:A\np r x:A y\np x:B\nq x:A\nr y:B\n".to_string(),
         ];
         let alphabet = b" \n\r\t|:#abcpqrxy01AB\xff\xc3";
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = Xorshift(0x2545_f491_4f6c_dd1d);
         let (mut accepted, mut rejected) = (0, 0);
         for round in 0..2000 {
             let mut bytes = seeds[round % seeds.len()].clone().into_bytes();
-            for _ in 0..1 + rng.next(4) {
+            for _ in 0..1 + rng.below(4) {
                 if bytes.is_empty() {
                     break;
                 }
-                let at = rng.next(bytes.len() as u64) as usize;
-                match rng.next(4) {
-                    0 => bytes[at] = alphabet[rng.next(alphabet.len() as u64) as usize],
+                let at = rng.below(bytes.len() as u64) as usize;
+                match rng.below(4) {
+                    0 => bytes[at] = alphabet[rng.below(alphabet.len() as u64) as usize],
                     1 => {
                         bytes.remove(at);
                     }
-                    2 => bytes.insert(at, alphabet[rng.next(alphabet.len() as u64) as usize]),
+                    2 => bytes.insert(at, alphabet[rng.below(alphabet.len() as u64) as usize]),
                     _ => bytes.truncate(at),
                 }
             }

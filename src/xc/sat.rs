@@ -15,7 +15,7 @@
 //! `nodes` counts solver calls (one per solution, and one that finds no more); the node
 //! budget limits those calls. varisat offers no budget inside one call.
 
-use super::{Found, Instance, Limit};
+use super::{Found, Instance, Tally};
 use varisat::{ExtendFormula, Lit, Solver};
 
 /// Groups up to this size get pairwise at-most-one clauses.
@@ -84,38 +84,26 @@ fn encode(instance: &Instance) -> (Solver<'static>, Vec<Lit>) {
     (solver, x)
 }
 
-/// Searches `instance` for up to `limit` solutions within `max_nodes` solver calls, calling
-/// `visit` with each (option indices in increasing order).
-pub fn search(
-    instance: &Instance,
-    limit: Limit,
-    max_nodes: Option<u64>,
-    visit: &mut dyn FnMut(&[usize]),
-) -> Found {
-    let budget = max_nodes.unwrap_or(u64::MAX);
+/// Searches `instance` as the tally asks (its nodes are solver calls), showing it each solution
+/// (option indices in increasing order).
+pub fn search(instance: &Instance, mut t: Tally) -> Found {
     let (mut solver, x) = encode(instance);
-    let mut found = Found {
-        complete: true,
-        ..Found::default()
-    };
     let mut truth = vec![false; x.len()];
     let mut chosen = Vec::new();
     loop {
-        found.nodes += 1;
-        if found.nodes > budget {
-            found.complete = false;
+        if !t.count_node() {
             break;
         }
         match solver.solve() {
             Ok(true) => {}
             Ok(false) => break,
             Err(_) => {
-                found.complete = false;
+                t.found.complete = false;
                 break;
             }
         }
         let Some(model) = solver.model() else {
-            found.complete = false;
+            t.found.complete = false;
             break;
         };
         truth.iter_mut().for_each(|t| *t = false);
@@ -126,13 +114,11 @@ pub fn search(
         }
         chosen.clear();
         chosen.extend((0..x.len()).filter(|&o| truth[o]));
-        found.count += 1;
-        visit(&chosen);
-        if limit.reached(found.count) {
+        if t.count_solution(&chosen) {
             break;
         }
         let block: Vec<Lit> = chosen.iter().map(|&o| !x[o]).collect();
         solver.add_clause(&block);
     }
-    found
+    t.found
 }

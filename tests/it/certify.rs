@@ -161,10 +161,10 @@ fn deleted_steps_flipped_literals_and_bogus_lemmas_agree_with_rate() {
     let dir = tempfile::tempdir().unwrap();
     // A puzzle with a proof of some thirty steps, and one with no solution.
     let mut cases = Vec::new();
-    for p in sample("puzzles5_forum_hardest_1905_11+.gz", 40)
-        .into_iter()
-        .chain(sample("puzzles9_generated_no_solution.gz", 40))
-    {
+    for p in crate::common::samples(&[
+        ("puzzles5_forum_hardest_1905_11+.gz", 40),
+        ("puzzles9_generated_no_solution.gz", 40),
+    ]) {
         let (found, proof) = produce(&p);
         let n = steps(&proof).len();
         if (3..250).contains(&n)
@@ -270,12 +270,7 @@ fn rate_verifies_every_kept_certificate_and_certify_exits_0() {
         ],
         b"",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_success(&out);
     let stdout = String::from_utf8(out.stdout).unwrap();
     let rows: Vec<&str> = stdout.lines().skip(1).collect();
     assert_eq!(rows.len(), text.lines().count());
@@ -465,13 +460,10 @@ fn a_quoted_file_name_resumes_in_csv() {
 #[test]
 fn count_proofs_are_the_same_on_two_threads() {
     let dir = tempfile::tempdir().unwrap();
-    let mut text = String::new();
-    for p in sample("puzzles3_magictour_top1465.gz", 30)
-        .into_iter()
-        .chain(sample("puzzles9_generated_no_solution.gz", 10))
-    {
-        text.push_str(&format!("{p}\n"));
-    }
+    let mut text = crate::common::one_per_line(&crate::common::samples(&[
+        ("puzzles3_magictour_top1465.gz", 30),
+        ("puzzles9_generated_no_solution.gz", 10),
+    ]));
     text.push_str(&format!("{OPEN}\n"));
     std::fs::write(dir.path().join("p.txt"), &text).unwrap();
     let mut runs = Vec::new();
@@ -491,12 +483,7 @@ fn count_proofs_are_the_same_on_two_threads() {
             ],
             b"",
         );
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::common::assert_success(&out);
         let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.path().join(&proofs))
             .unwrap()
             .map(|e| {

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::common::{stderr, stdout};
+use crate::common::{data, stderr, stdout};
 use crate::common::{CLASH as NONE, EASY as UNIQUE, EASY_SOLUTION as SOLVED, OPEN, OPEN_A, OPEN_B};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sudobench");
@@ -16,10 +16,6 @@ const HARD: &str =
 /// The empty grid: many solutions.
 fn multi() -> String {
     ".".repeat(81)
-}
-
-fn data(name: &str) -> String {
-    format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 fn run(args: &[&str]) -> Output {
@@ -43,6 +39,11 @@ fn mixed(dir: &Path) -> (PathBuf, PathBuf) {
     e.write_all(text.as_bytes()).unwrap();
     std::fs::write(&gz, e.finish().unwrap()).unwrap();
     (plain, gz)
+}
+
+/// `bench --backends BACKENDS --format FORMAT FILE`.
+fn bench_as(backends: &str, format: &str, file: &str) -> Output {
+    run(&["bench", "--backends", backends, "--format", format, file])
 }
 
 fn json_rows(text: &str) -> Vec<serde_json::Value> {
@@ -104,7 +105,7 @@ fn verify_gives_counts_errors_with_lines_and_exit_codes() {
         "--cross-check",
         good.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    crate::common::assert_success(&o);
     let rows = json_rows(&stdout(&o));
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["count"], "1");
@@ -113,12 +114,10 @@ fn verify_gives_counts_errors_with_lines_and_exit_codes() {
 
     // Usage errors: exit 2.
     let o = run(&["verify", "--backend", "nosuch", good.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown backend"), "{}", stderr(&o));
+    crate::common::assert_exit(&o, 2, "unknown backend");
     // A missing file: exit 1 with the file named.
     let o = run(&["verify", "/no/such/file.gz"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("/no/such/file.gz"));
+    crate::common::assert_exit(&o, 1, "/no/such/file.gz");
 }
 
 #[test]
@@ -156,14 +155,7 @@ fn bench_json_has_one_record_per_set_and_backend_with_the_right_counts() {
     assert!(stderr(&o).contains("mixed.txt:5: puzzle has 5 characters"));
 
     // CSV: header plus one row per (set, backend).
-    let o = run(&[
-        "bench",
-        "--backends",
-        "basic",
-        "--format",
-        "csv",
-        plain.to_str().unwrap(),
-    ]);
+    let o = bench_as("basic", "csv", plain.to_str().unwrap());
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
@@ -184,14 +176,7 @@ fn a_wrong_expected_solution_is_a_mismatch_and_exit_1() {
         ),
     )
     .unwrap();
-    let o = run(&[
-        "bench",
-        "--backends",
-        "basic",
-        "--format",
-        "json",
-        file.to_str().unwrap(),
-    ]);
+    let o = bench_as("basic", "json", file.to_str().unwrap());
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("k.csv:3: mismatch"), "{err}");
@@ -251,14 +236,7 @@ fn solve_and_count_judge_expected_solutions_like_bench() {
 
 #[test]
 fn an_unreadable_file_still_gets_its_records() {
-    let o = run(&[
-        "bench",
-        "--backends",
-        "basic,bitmask",
-        "--format",
-        "json",
-        "/nonexistent/sudobench-set.txt",
-    ]);
+    let o = bench_as("basic,bitmask", "json", "/nonexistent/sudobench-set.txt");
     assert_eq!(o.status.code(), Some(1));
     let rows = json_rows(&stdout(&o));
     assert_eq!(rows.len(), 2, "{rows:?}");
@@ -267,14 +245,7 @@ fn an_unreadable_file_still_gets_its_records() {
         assert!(error.contains("/nonexistent/sudobench-set.txt"), "{error}");
         assert_eq!(row["covered"], 0);
     }
-    let o = run(&[
-        "bench",
-        "--backends",
-        "basic",
-        "--format",
-        "csv",
-        "/nonexistent/sudobench-set.txt",
-    ]);
+    let o = bench_as("basic", "csv", "/nonexistent/sudobench-set.txt");
     let text = stdout(&o);
     let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
     let col = header
@@ -302,7 +273,7 @@ fn table_names_cpu_and_bundled_sets_run_by_default() {
         "--time-budget",
         "5",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    crate::common::assert_success(&o);
     let text = stdout(&o);
     assert!(text.starts_with("CPU: "), "{text}");
     assert!(text.contains("hardware threads"));
@@ -347,7 +318,7 @@ fn two_threads_and_symmetries_give_the_same_counts_as_one_thread() {
         args.extend_from_slice(extra);
         args.extend(files.iter().map(|s| s.as_str()));
         let o = run(&args);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        crate::common::assert_success(&o);
         json_rows(&stdout(&o))
     };
     let counts = |rows: &[serde_json::Value]| -> Vec<String> {
@@ -397,22 +368,20 @@ fn report_rewrites_only_the_generated_part() {
         "# Results\n\nhand-written intro\n\n<!-- bench:begin -->\nold\n<!-- bench:end -->\n\n## Peers\nkept\n",
     )
     .unwrap();
-    let o = run(&[
-        "report",
-        "--backends",
-        "basic",
-        "--results",
-        results.to_str().unwrap(),
-        "--chart",
-        chart.to_str().unwrap(),
-        "--command",
-        "test command",
-        "--sample",
-        "10",
-        &data("puzzles3_magictour_top1465.gz"),
-        &data("puzzles6_forum_hardest_1106.gz"),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = crate::common::report(
+        &results,
+        &[
+            "--chart",
+            chart.to_str().unwrap(),
+            "--command",
+            "test command",
+            "--sample",
+            "10",
+            &data("puzzles3_magictour_top1465.gz"),
+            &data("puzzles6_forum_hardest_1106.gz"),
+        ],
+    );
+    crate::common::assert_success(&o);
     let page = std::fs::read_to_string(&results).unwrap();
     assert!(page.contains("hand-written intro") && page.contains("## Peers\nkept"));
     assert!(!page.contains("\nold\n"));

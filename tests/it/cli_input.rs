@@ -26,6 +26,15 @@ impl Dir {
         std::fs::write(&p, bytes).expect("write temp file");
         p
     }
+
+    /// Writes `bytes` to the file `name` and solves it: the file's path, the run and its
+    /// output lines.
+    fn solve(&self, name: &str, bytes: &[u8]) -> (String, Output, Vec<String>) {
+        let path = s(&self.file(name, bytes)).to_string();
+        let out = sudobench(&["solve", &path], None);
+        let got = lines(&out);
+        (path, out, got)
+    }
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -53,8 +62,7 @@ fn empty_and_comment_only_files() {
     for f in [&empty, &comments] {
         let out = sudobench(&["solve", s(f)], None);
         assert!(lines(&out).is_empty());
-        assert_eq!(out.status.code(), Some(0));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("0 records"));
+        crate::common::assert_exit(&out, 0, "0 records");
     }
 }
 
@@ -73,32 +81,29 @@ fn every_bad_line_is_reported_with_file_and_line() {
     text.extend(&bad_utf8); // 8: invalid UTF-8
     text.push(b'\n');
     text.extend(format!("{EASY}\r\n").as_bytes()); // 9: CRLF, accepted
-    let f = d.file("mixed.txt", &text);
-    let name = s(&f);
-    let out = sudobench(&["solve", name], None);
-    let got = lines(&out);
+    let (name, out, got) = d.solve("mixed.txt", &text);
     assert_eq!(got.len(), 8, "{got:#?}");
-    assert_eq!(got[0], EASY_SOLUTION);
-    assert_eq!(
-        got[1],
-        format!("error: {name}:3: puzzle has 80 characters, expected 81 (or 729 for pencilmarks)")
-    );
-    assert_eq!(
-        got[2],
-        format!("error: {name}:4: puzzle has 82 characters, expected 81 (or 729 for pencilmarks)")
-    );
-    assert!(got[3].starts_with(&format!("error: {name}:5: puzzle illegal character 'x'")));
-    assert!(got[4].starts_with(&format!(
-        "error: {name}:6: puzzle illegal character '\\u{{7}}'"
-    )));
-    assert!(got[5].starts_with(&format!("error: {name}:7: puzzle illegal character '\\0'")));
-    assert_eq!(
-        got[6],
-        format!("error: {name}:8: invalid UTF-8 at byte 20 of the line")
-    );
-    assert_eq!(got[7], EASY_SOLUTION);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("8 records: 2 solved, 6 not solved"));
+    assert_eq!([&got[0], &got[7]], [EASY_SOLUTION; 2]);
+    // Each bad line's error names the file and the line: the whole line, or its start where
+    // the message goes on.
+    let length = |n| format!("puzzle has {n} characters, expected 81 (or 729 for pencilmarks)");
+    let errors = [
+        (3, length(80), true),
+        (4, length(82), true),
+        (5, "puzzle illegal character 'x'".to_string(), false),
+        (6, "puzzle illegal character '\\u{7}'".to_string(), false),
+        (7, "puzzle illegal character '\\0'".to_string(), false),
+        (8, "invalid UTF-8 at byte 20 of the line".to_string(), true),
+    ];
+    for (got, (line, message, whole)) in got[1..7].iter().zip(errors) {
+        let want = format!("error: {name}:{line}: {message}");
+        if whole {
+            assert_eq!(*got, want);
+        } else {
+            assert!(got.starts_with(&want), "{got}");
+        }
+    }
+    crate::common::assert_exit(&out, 1, "8 records: 2 solved, 6 not solved");
 }
 
 #[test]
@@ -145,10 +150,7 @@ fn kaggle_csv_missing_column_and_wrong_solution() {
     let csv = format!(
         "quizzes,solutions\n{EASY},{EASY_SOLUTION}\n{EASY}\n{EASY},{wrong}\n{EASY},{EASY_SOLUTION}\n"
     );
-    let f = d.file("k.csv", csv.as_bytes());
-    let name = s(&f);
-    let out = sudobench(&["solve", name], None);
-    let got = lines(&out);
+    let (name, out, got) = d.solve("k.csv", csv.as_bytes());
     assert_eq!(got.len(), 4, "{got:?}");
     assert_eq!(got[0], EASY_SOLUTION);
     assert_eq!(
@@ -229,8 +231,7 @@ fn node_budget_answers_unknown_instead_of_hanging() {
 #[test]
 fn usage_errors_exit_2() {
     let out = sudobench(&["solve", "--backend", "no-such-backend"], Some(b""));
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown backend"));
+    crate::common::assert_exit(&out, 2, "unknown backend");
     let out = sudobench(&["count", "--limit", "0"], Some(b""));
     assert_eq!(out.status.code(), Some(2));
     let out = sudobench(&["frobnicate"], None);
@@ -253,10 +254,8 @@ fn stdin_records_are_answered_as_they_arrive() {
     use std::io::{BufRead, BufReader};
     use std::sync::mpsc;
     use std::time::Duration;
-    const EASY: &str =
+    const SIMPLE: &str =
         "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
-    const OTHER: &str =
-        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
     for args in [
         &["solve"][..],
         &["count"],
@@ -276,7 +275,7 @@ fn stdin_records_are_answered_as_they_arrive() {
             }
         });
         let wait = Duration::from_secs(20);
-        for puzzle in [EASY, OTHER] {
+        for puzzle in [SIMPLE, EASY] {
             writeln!(stdin, "{puzzle}").expect("write a puzzle");
             stdin.flush().expect("flush");
             let answer = rx
@@ -337,8 +336,7 @@ fn verify_grade_and_cnf_answer_a_typed_puzzle_at_once() {
 fn count_witness_prints_the_solutions_behind_the_count() {
     use sudobench::grid::Grid;
     use sudobench::puzzle::Puzzle;
-    const UNIQUE: &str =
-        "000000907000420180000705026100904000050000040000507009920108000034059000507000000";
+    const UNIQUE: &str = EASY;
     const MULTI: &str =
         "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
     let none = format!("11{}", ".".repeat(79));

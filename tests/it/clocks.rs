@@ -4,14 +4,11 @@
 //! `tests/c/sb_solver.c` (`sb_recall`, `sb_thread`, `sb_sleep`); the figures compared are CPU
 //! or wall seconds from one run, with margins of several times, never a rate.
 
+use crate::common::{bench_json, one_per_line, sample, stderr};
 use crate::plugin::library;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn lib(symbol: &str) -> String {
     format!("lib:{}:{symbol}", library().display())
@@ -19,45 +16,21 @@ fn lib(symbol: &str) -> String {
 
 /// A file of the first `n` puzzles of a bundled set.
 fn puzzles(dir: &Path, set: &str, n: usize) -> PathBuf {
-    let path = root().join("data").join(set);
-    let text: String = sudobench::format::Reader::open(path.to_str().expect("path"))
-        .expect("bundled set opens")
-        .take(n)
-        .map(|r| format!("{}\n", r.expect("bundled record").puzzle))
-        .collect();
     let file = dir.join(format!("{set}.{n}.txt"));
-    std::fs::write(&file, text).expect("write puzzles");
+    std::fs::write(&file, one_per_line(&sample(set, n))).expect("write puzzles");
     file
 }
 
 /// `bench --format json --time-budget 0 --clock CLOCK` with these backends on one file: the
 /// output and one row per backend, in order.
 fn bench(backends: &[&str], clock: &str, file: &Path, more: &[&str]) -> (Output, Vec<Value>) {
-    let mut args = vec![
-        "bench",
-        "--format",
-        "json",
-        "--time-budget",
-        "0",
-        "--clock",
-        clock,
-    ];
+    let mut args = vec!["--clock", clock];
     for b in backends {
         args.extend(["--backend", b]);
     }
     args.extend(more);
-    args.push(file.to_str().expect("path"));
-    let out = crate::common::run(&args, b"");
-    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
-    assert_eq!(
-        rows.len(),
-        backends.len(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (out, rows) = bench_json(&args, file);
+    assert_eq!(rows.len(), backends.len(), "{}", stderr(&out));
     (out, rows)
 }
 
@@ -67,61 +40,46 @@ fn seconds(row: &Value, field: &str) -> f64 {
         .unwrap_or_else(|| panic!("{field} in {row}"))
 }
 
-/// A library that answers `1` at limit 2 at once and solves only in the recall with limit 1
-/// is billed for the recall: its time is that of the limit-1 search it really made, not
-/// nothing.
-#[test]
-fn a_library_that_solves_in_the_recall_pays_for_it() {
+/// Benches the honest library and the cheating library `cheat` on the CPU clock over 30 hard
+/// puzzles: the run succeeds, the cheat's answers are right (the calls it made are verified),
+/// and its solving time is more than `1/share` of the honest one's. The two rows.
+fn cheat_pays(cheat: &str, share: f64) -> Vec<Value> {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = puzzles(dir.path(), "puzzles3_magictour_top1465.gz", 30);
-    let (honest, cheat) = (lib("sb_solve"), lib("sb_recall"));
+    let (honest, cheat) = (lib("sb_solve"), lib(cheat));
     let (out, rows) = bench(&[&honest, &cheat], "cpu", &file, &[]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(rows[1]["clock"], "cpu");
-    // Its answers are right (the recall's solutions are verified)...
-    assert_eq!(rows[1]["solved"], 30);
+    crate::common::assert_success(&out);
     assert_eq!(rows[1]["mismatches"], 0);
-    // ...and were paid for: a limit-1 search costs a good part of a limit-2 one (before, the
-    // cheat's time was that of 30 empty calls, thousands of times less).
     let (h, c) = (
         seconds(&rows[0], "solve_seconds"),
         seconds(&rows[1], "solve_seconds"),
     );
     assert!(
-        c > h / 20.0,
+        c > h / share,
         "the cheat took {c} s, the honest library {h} s"
     );
+    rows
+}
+
+/// A library that answers `1` at limit 2 at once and solves only in the recall with limit 1
+/// is billed for the recall: its time is that of the limit-1 search it really made, not
+/// nothing.
+#[test]
+fn a_library_that_solves_in_the_recall_pays_for_it() {
+    // A limit-1 search costs a good part of a limit-2 one (before, the cheat's time was that
+    // of 30 empty calls, thousands of times less).
+    let rows = cheat_pays("sb_recall", 20.0);
+    assert_eq!(rows[1]["clock"], "cpu");
+    // Its answers are right (the recall's solutions are verified).
+    assert_eq!(rows[1]["solved"], 30);
 }
 
 /// A library that solves in a helper thread it starts and joins is billed for that thread:
 /// the worker's whole process is measured.
 #[test]
 fn a_library_that_solves_in_a_helper_thread_pays_for_it() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = puzzles(dir.path(), "puzzles3_magictour_top1465.gz", 30);
-    let (honest, cheat) = (lib("sb_solve"), lib("sb_thread"));
-    let (out, rows) = bench(&[&honest, &cheat], "cpu", &file, &[]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(rows[1]["mismatches"], 0);
-    let (h, c) = (
-        seconds(&rows[0], "solve_seconds"),
-        seconds(&rows[1], "solve_seconds"),
-    );
     // The same search on another thread: about the same CPU time (before, next to none).
-    assert!(
-        c > h / 4.0,
-        "the cheat took {c} s, the honest library {h} s"
-    );
+    cheat_pays("sb_thread", 4.0);
 }
 
 /// A library that sleeps is billed nothing for it by the CPU clock, and the sleep shows by
@@ -158,12 +116,7 @@ fn an_exec_start_up_is_reported_not_billed() {
         .expect("write script");
     let backend = format!("exec:sh {}", script.display());
     let (out, wall) = bench(&[&backend], "wall", &file, &[]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_success(&out);
     let (start, solve) = (
         seconds(&wall[0], "startup_seconds"),
         seconds(&wall[0], "solve_seconds"),
@@ -171,19 +124,7 @@ fn an_exec_start_up_is_reported_not_billed() {
     assert!(start >= 1.0, "start-up {start} s");
     assert!(solve < 1.0, "solving {solve} s: the start-up was billed");
     assert_eq!(wall[0]["unknown"], 8);
-    let table = crate::common::run(
-        &[
-            "bench",
-            "--time-budget",
-            "0",
-            "--clock",
-            "wall",
-            "--backend",
-            &backend,
-            file.to_str().expect("path"),
-        ],
-        b"",
-    );
+    let table = crate::common::bench(&["--clock", "wall", "--backend", &backend], &file);
     let text = String::from_utf8_lossy(&table.stdout);
     assert!(text.contains("wall puzzles/s"), "{text}");
     assert!(text.contains("solving timed by wall-clock time"), "{text}");
@@ -203,17 +144,7 @@ fn a_backend_that_failed_at_once_has_no_rate() {
     assert!(rows[1]["us_per_puzzle"].is_null(), "{}", rows[1]);
     assert_eq!(rows[1]["covered"], 3);
     assert_eq!(rows[1]["solved"], 0);
-    let table = crate::common::run(
-        &[
-            "bench",
-            "--time-budget",
-            "0",
-            "--backends",
-            "bitmask,exec:exit 3",
-            file.to_str().expect("path"),
-        ],
-        b"",
-    );
+    let table = crate::common::bench(&["--backends", "bitmask,exec:exit 3"], &file);
     let text = String::from_utf8_lossy(&table.stdout);
     let row = text
         .lines()
@@ -228,6 +159,5 @@ fn a_backend_that_failed_at_once_has_no_rate() {
 #[test]
 fn an_unknown_clock_is_a_usage_error() {
     let out = crate::common::run(&["bench", "--clock", "sundial", "-"], b"");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown clock"));
+    crate::common::assert_exit(&out, 2, "unknown clock");
 }

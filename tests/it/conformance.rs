@@ -175,11 +175,18 @@ pub fn multiple_solutions(name: &str) {
 pub fn complete_grid(name: &str) {
     let mut s = backend(name);
     case(&mut s, EASY_SOLUTION, 2, 1, Some(EASY_SOLUTION));
-    let got = s.solve(&grid(EASY_SOLUTION).into(), Limit::TWO);
+    decides(&mut s, EASY_SOLUTION, 1, "a full grid");
+}
+
+/// Asserts that backend `s`, complete or not, decides the puzzle `text`: exactly `count`
+/// solutions at limit 2.
+fn decides(s: &mut Named, text: &str, count: u32, what: &str) {
+    let got = s.solve(&grid(text).into(), Limit::TWO);
     assert_eq!(
         got.count(),
-        Count::Exactly(1),
-        "{name}: a full grid is decided"
+        Count::Exactly(count),
+        "{}: {what} {text}",
+        s.name()
     );
 }
 
@@ -204,12 +211,7 @@ pub fn contradictory_clues(name: &str) {
     case(&mut s, &full, 2, 0, None);
     // Every backend, complete or not, decides clashing clues.
     for text in [&row, &col, &bx, &full] {
-        let got = s.solve(&grid(text).into(), Limit::TWO);
-        assert_eq!(
-            got.count(),
-            Count::Exactly(0),
-            "{name}: clashing clues {text}"
-        );
+        decides(&mut s, text, 0, "clashing clues");
     }
 }
 

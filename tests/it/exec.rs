@@ -226,24 +226,7 @@ fn bench_names_a_program_that_failed_and_exits_1() {
 
 /// JSON rows of `bench --format json` keyed by backend name.
 fn bench_rows(backends: &str, file: &std::path::Path) -> (Output, Vec<serde_json::Value>) {
-    let out = sudobench(
-        &[
-            "bench",
-            "--backends",
-            backends,
-            "--format",
-            "json",
-            "--time-budget",
-            "0",
-            file.to_str().expect("path"),
-        ],
-        "",
-    );
-    let rows = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect();
-    (out, rows)
+    crate::common::bench_json(&["--backends", backends], file)
 }
 
 fn mismatches_of(rows: &[serde_json::Value], backend: &str) -> u64 {

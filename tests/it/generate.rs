@@ -49,9 +49,31 @@ fn clue_count(line: &str) -> usize {
         .count()
 }
 
+/// `generate` with `args`, split at spaces.
+fn generate(args: &str) -> Output {
+    let mut all = vec!["generate"];
+    all.extend(args.split_whitespace());
+    run(&all)
+}
+
+/// The standard error of a `generate` run with `args` that must fail (exit 1) having written no
+/// puzzle.
+fn failed(args: &str) -> String {
+    let o = generate(args);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    text(&o.stderr)
+}
+
+/// The puzzles of a `generate` run with `args` that must succeed.
+fn generated(args: &str) -> Vec<String> {
+    let o = generate(args);
+    crate::common::assert_success(&o);
+    lines(&o)
+}
 #[test]
 fn output_is_puzzle_lines_the_same_for_a_seed_at_any_thread_count() {
-    let one = run(&["generate", "-n", "30", "--seed", "5"]);
+    let one = generate("-n 30 --seed 5");
     assert!(one.status.success(), "{}", text(&one.stderr));
     let puzzles = lines(&one);
     assert_eq!(puzzles.len(), 30);
@@ -62,12 +84,12 @@ fn output_is_puzzle_lines_the_same_for_a_seed_at_any_thread_count() {
             "{p}"
         );
     }
-    let three = run(&["generate", "-n", "30", "--seed", "5", "--threads", "3"]);
+    let three = generate("-n 30 --seed 5 --threads 3");
     assert_eq!(lines(&three), puzzles);
     // The first puzzles do not depend on how many follow.
-    let fewer = run(&["generate", "-n", "7", "--seed", "5", "--threads", "2"]);
+    let fewer = generate("-n 7 --seed 5 --threads 2");
     assert_eq!(lines(&fewer), puzzles[..7]);
-    let other = run(&["generate", "-n", "30", "--seed", "6"]);
+    let other = generate("-n 30 --seed 6");
     let other = lines(&other);
     assert_eq!(other.len(), 30);
     assert!(other.iter().all(|p| !puzzles.contains(p)));
@@ -85,26 +107,14 @@ fn output_is_puzzle_lines_the_same_for_a_seed_at_any_thread_count() {
 
 #[test]
 fn puzzles_are_unique_and_minimal_for_an_independent_solver() {
-    let o = run(&["generate", "-n", "25", "--seed", "11", "--threads", "2"]);
-    assert!(o.status.success());
-    for p in lines(&o) {
+    for p in generated("-n 25 --seed 11 --threads 2") {
         assert_unique_and_minimal(&p);
     }
 }
 
 #[test]
 fn symmetric_patterns_and_clue_ranges() {
-    let o = run(&[
-        "generate",
-        "-n",
-        "8",
-        "--symmetry",
-        "central",
-        "--seed",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    for p in lines(&o) {
+    for p in generated("-n 8 --symmetry central --seed 2") {
         let b = p.as_bytes();
         for i in 0..81 {
             assert_eq!(
@@ -117,24 +127,14 @@ fn symmetric_patterns_and_clue_ranges() {
         let s = Sudoku::from_str_line(&p).unwrap();
         assert_eq!(s.solutions_count_up_to(2), 1, "{p}");
     }
-    let o = run(&[
-        "generate",
-        "-n",
-        "8",
-        "--symmetry",
-        "diagonal",
-        "--seed",
-        "2",
-    ]);
+    let o = generate("-n 8 --symmetry diagonal --seed 2");
     for p in lines(&o) {
         let b = p.as_bytes();
         for (r, c) in (0..9).flat_map(|r| (0..9).map(move |c| (r, c))) {
             assert_eq!(b[9 * r + c] == b'.', b[9 * c + r] == b'.', "{p}");
         }
     }
-    let o = run(&["generate", "-n", "10", "--clues", "26..27", "--seed", "4"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let puzzles = lines(&o);
+    let puzzles = generated("-n 10 --clues 26..27 --seed 4");
     assert_eq!(puzzles.len(), 10);
     for p in &puzzles {
         assert!((26..=27).contains(&clue_count(p)), "{p}");
@@ -144,25 +144,14 @@ fn symmetric_patterns_and_clue_ranges() {
 
 #[test]
 fn clue_sets_without_a_solution() {
-    let o = run(&[
-        "generate",
-        "-n",
-        "20",
-        "--no-solution",
-        "--seed",
-        "8",
-        "--threads",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let sets = lines(&o);
+    let sets = generated("-n 20 --no-solution --seed 8 --threads 2");
     assert_eq!(sets.len(), 20);
     for p in &sets {
         // The sudoku crate, independent of sudobench, finds no solution.
         let s = Sudoku::from_str_line(p).expect("a puzzle line");
         assert_eq!(s.solutions_count_up_to(1), 0, "{p}");
     }
-    let again = run(&["generate", "-n", "20", "--no-solution", "--seed", "8"]);
+    let again = generate("-n 20 --no-solution --seed 8");
     assert_eq!(lines(&again), sets);
 }
 
@@ -189,26 +178,15 @@ fn usage_errors_exit_2() {
 #[test]
 fn a_time_limit_stops_an_unreachable_hardness_goal_with_exit_1() {
     // Before --time-limit, this goal ran silently forever.
-    let o = run(&[
-        "generate",
-        "-n",
-        "3",
-        "--min-guesses",
-        "100000",
-        "--time-limit",
-        "0.5",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    let err = text(&o.stderr);
+    let err = failed("-n 3 --min-guesses 100000 --time-limit 0.5");
     assert!(
         err.contains("0 puzzles")
             && err.contains("stopped at the time limit (0.5 s): 3 of 3 not made"),
         "{err}"
     );
-    assert!(o.stdout.is_empty());
     // A limit the run stays within changes nothing.
-    let quick = run(&["generate", "-n", "3", "--time-limit", "600"]);
-    let plain = run(&["generate", "-n", "3"]);
+    let quick = generate("-n 3 --time-limit 600");
+    let plain = generate("-n 3");
     assert_eq!(quick.status.code(), Some(0));
     assert_eq!(quick.stdout, plain.stdout);
     for bad in ["0", "-1", "soon"] {
@@ -231,42 +209,23 @@ fn progress_shows_on_a_terminal_while_a_goal_is_out_of_reach() {
     let shown = String::from_utf8_lossy(&o.stdout);
     assert!(shown.contains("generate: 0/2 puzzles"), "{shown}");
     // Off a terminal there is no progress line.
-    let o = run(&[
-        "generate",
-        "-n",
-        "2",
-        "--min-guesses",
-        "100000",
-        "--time-limit",
-        "1.5",
-    ]);
+    let o = generate("-n 2 --min-guesses 100000 --time-limit 1.5");
     assert!(!text(&o.stderr).contains("generate: 0/2"));
 }
 
 #[test]
 fn an_unreachable_clue_range_fails_with_exit_1_naming_the_puzzle() {
-    let o = run(&[
-        "generate",
-        "-n",
-        "2",
-        "--clues",
-        "38..40",
-        "--attempts",
-        "3",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    let err = text(&o.stderr);
+    let err = failed("-n 2 --clues 38..40 --attempts 3");
     assert!(
         err.contains("error: puzzle 0:") && err.contains("error: puzzle 1:"),
         "{err}"
     );
-    assert!(o.stdout.is_empty());
 }
 
 #[test]
 fn hard_mode_puzzles_are_unique_minimal_and_guess_more() {
-    let o = run(&["generate", "-n", "3", "--min-guesses", "8", "--seed", "3"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = generate("-n 3 --min-guesses 8 --seed 3");
+    crate::common::assert_success(&o);
     let hard = lines(&o);
     assert_eq!(hard.len(), 3);
     for p in &hard {
@@ -275,7 +234,7 @@ fn hard_mode_puzzles_are_unique_minimal_and_guess_more() {
     assert!(text(&o.stderr).contains("guesses over 16 symmetries"));
     // Graded with other symmetries than the climb's, they still guess more than plain ones.
     let dir = tempfile::tempdir().unwrap();
-    let plain = run(&["generate", "-n", "40", "--seed", "3"]);
+    let plain = generate("-n 40 --seed 3");
     std::fs::write(dir.path().join("hard.txt"), text(&o.stdout)).unwrap();
     std::fs::write(dir.path().join("plain.txt"), text(&plain.stdout)).unwrap();
     let g = crate::common::run_in(
@@ -302,7 +261,7 @@ fn hard_mode_puzzles_are_unique_minimal_and_guess_more() {
 
 #[test]
 fn verify_minimal_names_the_redundant_clue() {
-    let o = run(&["generate", "-n", "2", "--seed", "9"]);
+    let o = generate("-n 2 --seed 9");
     let puzzles = lines(&o);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("min.txt"), puzzles.join("\n")).unwrap();

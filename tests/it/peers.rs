@@ -3,16 +3,7 @@
 //! backends, labelled by name, without their paths; a missing or malformed list is a clear
 //! error naming the file.
 
-use crate::common::stderr;
-use std::process::Output;
-
-fn data(name: &str) -> String {
-    format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn run(args: &[&str]) -> Output {
-    crate::common::run(args, b"")
-}
+use crate::common::{data, report, stderr};
 
 #[test]
 fn report_adds_the_listed_peers_under_their_names() {
@@ -32,21 +23,19 @@ fn report_adds_the_listed_peers_under_their_names() {
     .unwrap();
     let results = dir.path().join("RESULTS.md");
     let chart = dir.path().join("chart.svg");
-    let o = run(&[
-        "report",
-        "--backends",
-        "basic",
-        "--peers",
-        peers.to_str().unwrap(),
-        "--results",
-        results.to_str().unwrap(),
-        "--chart",
-        chart.to_str().unwrap(),
-        "--sample",
-        "5",
-        &data("puzzles3_magictour_top1465.gz"),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = report(
+        &results,
+        &[
+            "--peers",
+            peers.to_str().unwrap(),
+            "--chart",
+            chart.to_str().unwrap(),
+            "--sample",
+            "5",
+            &data("puzzles3_magictour_top1465.gz"),
+        ],
+    );
+    crate::common::assert_success(&o);
     let page = std::fs::read_to_string(&results).unwrap();
     assert!(page.contains("| basic |"), "{page}");
     // The peer solved all five puzzles (unique 5, no mismatch) under its label.
@@ -64,18 +53,16 @@ fn a_missing_or_malformed_peer_list_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("RESULTS.md");
     let args = |peers: &str| {
-        run(&[
-            "report",
-            "--backends",
-            "basic",
-            "--peers",
-            peers,
-            "--results",
-            results.to_str().unwrap(),
-            "--sample",
-            "1",
-            &data("puzzles3_magictour_top1465.gz"),
-        ])
+        report(
+            &results,
+            &[
+                "--peers",
+                peers,
+                "--sample",
+                "1",
+                &data("puzzles3_magictour_top1465.gz"),
+            ],
+        )
     };
     let o = args(dir.path().to_str().unwrap());
     assert_ne!(o.status.code(), Some(0));

@@ -3,7 +3,7 @@
 //! built-in backends, and a library that crashes, exits, hangs, lies about counts or writes
 //! wrong grids fails or is blamed, with the puzzle named, while the run goes on.
 
-use crate::common::{lines, stderr};
+use crate::common::{assert_exit, bench_json, lines, one_per_line, samples, stderr};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -51,33 +51,17 @@ fn sudobench(args: &[&str], stdin: &str) -> Output {
     crate::common::run(args, stdin.as_bytes())
 }
 
-/// The first `n` puzzles of a bundled set, one per line.
-fn first(set: &str, n: usize) -> Vec<String> {
-    let path = root().join("data").join(set);
-    sudobench::format::Reader::open(path.to_str().expect("path"))
-        .expect("bundled set opens")
-        .take(n)
-        .map(|r| r.expect("bundled record").puzzle.to_string())
-        .collect()
-}
-
 /// A sample of every bundled set (small where the plain C backtracker is slow), plus a
 /// puzzle without a solution, one with clashing clues, and the empty grid.
 fn sample() -> String {
-    let mut text = String::new();
-    for (set, n) in [
+    let mut text = one_per_line(&samples(&[
         ("puzzles0_kaggle.csv.gz", 30),
         ("puzzles2_17_clue.gz", 3),
         ("puzzles3_magictour_top1465.gz", 15),
         ("puzzles5_forum_hardest_1905_11+.gz", 10),
         ("puzzles6_forum_hardest_1106.gz", 6),
         ("puzzles7_serg_benchmark.gz", 30),
-    ] {
-        for p in first(set, n) {
-            text.push_str(&p);
-            text.push('\n');
-        }
-    }
+    ]));
     text.push_str(&format!("12345678.........9{}\n", ".".repeat(63)));
     text.push_str(&format!("5...5....{}\n", ".".repeat(72)));
     text.push_str(&format!("{}\n", ".".repeat(81)));
@@ -86,7 +70,17 @@ fn sample() -> String {
 
 /// `n` unique puzzles from magictour.
 fn unique(n: usize) -> Vec<String> {
-    first("puzzles3_magictour_top1465.gz", n)
+    crate::common::sample("puzzles3_magictour_top1465.gz", n)
+        .iter()
+        .map(Puzzle::to_string)
+        .collect()
+}
+
+/// A temporary file of `n` unique puzzles (gone with the directory).
+fn unique_file(n: usize) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = write(dir.path(), "unique.txt", &one_per_line(&unique(n)));
+    (dir, file)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -97,23 +91,9 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 /// `bench --format json --time-budget 0` on one file: the exit status and a row per backend.
 fn bench(backends: &str, file: &Path, more: &[&str]) -> (Output, Vec<serde_json::Value>) {
-    let mut args = vec![
-        "bench",
-        "--backends",
-        backends,
-        "--format",
-        "json",
-        "--time-budget",
-        "0",
-    ];
+    let mut args = vec!["--backends", backends];
     args.extend_from_slice(more);
-    args.push(file.to_str().expect("path"));
-    let out = sudobench(&args, "");
-    let rows = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
-    (out, rows)
+    bench_json(&args, file)
 }
 
 fn row<'a>(rows: &'a [serde_json::Value], backend: &str) -> &'a serde_json::Value {
@@ -155,7 +135,7 @@ fn agrees_with_the_builtin_backends_on_every_bundled_set() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = write(dir.path(), "sample.txt", &input);
     let (out, rows) = bench(&format!("basic,bitmask,{backend}"), &file, &[]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    crate::common::assert_success(&out);
     let (ours, theirs) = (row(&rows, &backend), row(&rows, "bitmask"));
     for field in ["covered", "unique", "multiple", "none", "unknown", "solved"] {
         assert_eq!(ours[field], theirs[field], "{field}: {ours}");
@@ -315,18 +295,12 @@ fn impossible_answers_fail_the_backend() {
 
 #[test]
 fn wrong_grids_are_blamed_on_the_library_and_the_run_goes_on() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = write(dir.path(), "unique.txt", &(unique(20).join("\n") + "\n"));
+    let (_dir, file) = unique_file(20);
     // Every 4th call, from the first, returns a grid with two cells swapped: calls 1, 5, 9,
     // 13 and 17, one per puzzle (it always writes its solution, so no second calls).
     let backend = lib("sb_wrong");
     let (out, rows) = bench(&format!("bitmask,{backend}"), &file, &["--config", "4"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("returned an invalid solution"),
-        "{}",
-        stderr(&out)
-    );
+    crate::common::assert_exit(&out, 1, "returned an invalid solution");
     assert_eq!(row(&rows, &backend)["mismatches"], 5);
     assert!(row(&rows, &backend)["fault"].is_null());
     assert_eq!(row(&rows, "bitmask")["mismatches"], 0);
@@ -334,8 +308,7 @@ fn wrong_grids_are_blamed_on_the_library_and_the_run_goes_on() {
 
 #[test]
 fn bench_goes_on_when_a_library_crashes() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = write(dir.path(), "unique.txt", &(unique(30).join("\n") + "\n"));
+    let (_dir, file) = unique_file(30);
     let backend = lib("sb_abort");
     let (out, rows) = bench(&format!("{backend},bitmask"), &file, &["--config", "3"]);
     assert_eq!(out.status.code(), Some(1));
@@ -381,18 +354,12 @@ fn the_library_cannot_disturb_the_protocol_through_standard_streams() {
         &input,
     );
     assert_eq!(lines(&got), lines(&want));
-    assert_eq!(got.status.code(), Some(0));
-    assert!(
-        stderr(&got).contains("sb_solve was called"),
-        "{}",
-        stderr(&got)
-    );
+    crate::common::assert_exit(&got, 0, "sb_solve was called");
 }
 
 #[test]
 fn guess_counts_come_from_num_guesses_when_the_library_writes_it() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = write(dir.path(), "unique.txt", &(unique(10).join("\n") + "\n"));
+    let (_dir, file) = unique_file(10);
     let backend = lib("sb_solve");
     let (_, counted) = bench(&backend, &file, &[]);
     assert!(counted[0]["guesses_per_puzzle"]
@@ -474,12 +441,7 @@ fn the_library_api_runs_the_worker_it_is_told_to() {
 
 /// Lines of a data set's first `n` records.
 fn data_lines(file: &str, n: usize) -> String {
-    let path = root().join("data").join(file);
-    sudobench::format::Reader::open(path.to_str().expect("path"))
-        .expect("data opens")
-        .take(n)
-        .map(|r| format!("{}\n", r.expect("record").puzzle))
-        .collect()
+    one_per_line(&crate::common::sample(file, n))
 }
 
 #[test]
@@ -491,12 +453,7 @@ fn an_outside_backend_alone_is_checked_by_a_built_in_referee() {
         &["bench", "--backend", &zero, "--format", "csv", "-"],
         &unique,
     );
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("claimed no solution"),
-        "{}",
-        stderr(&out)
-    );
+    assert_exit(&out, 1, "claimed no solution");
     // Trusted on request: nothing checks it, and nothing is found.
     let out = sudobench(
         &[
@@ -510,7 +467,7 @@ fn an_outside_backend_alone_is_checked_by_a_built_in_referee() {
         ],
         &unique,
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    crate::common::assert_success(&out);
     // `solve --backend lib:…`: "unique" for puzzles with two or more solutions is refuted.
     let several = data_lines("puzzles7_serg_benchmark.gz", 3);
     let out = sudobench(&["solve", "--backend", &lib("sb_one")], &several);
@@ -564,45 +521,14 @@ fn verify_minimal_judges_the_smaller_puzzles() {
     // The library claims 2+ without a second solution below 18 clues: every smaller puzzle
     // would look ambiguous. The referee checks those claims, and the redundant clue is found.
     let liar = lib("sb_two_below");
-    let out = sudobench(
-        &[
-            "verify",
-            "--minimal",
-            "--backend",
-            &liar,
-            "--config",
-            "18",
-            "-",
-        ],
-        &puzzle,
-    );
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("not minimal: 1 redundant clue"),
-        "{}",
-        stderr(&out)
-    );
-    // Cross-checked, even when the outside backend is trusted.
-    let out = sudobench(
-        &[
-            "verify",
-            "--minimal",
-            "--cross-check",
-            "--trust-outside",
-            "--backend",
-            &liar,
-            "--config",
-            "18",
-            "-",
-        ],
-        &puzzle,
-    );
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("not minimal: 1 redundant clue"),
-        "{}",
-        stderr(&out)
-    );
+    // Cross-checked too, even when the outside backend is trusted.
+    for extra in [&[][..], &["--cross-check", "--trust-outside"]] {
+        let mut args = vec!["verify", "--minimal"];
+        args.extend(extra);
+        args.extend(["--backend", &liar, "--config", "18", "-"]);
+        let out = sudobench(&args, &puzzle);
+        assert_exit(&out, 1, "not minimal: 1 redundant clue");
+    }
     // "1" everywhere: the smaller puzzles' 2+ is shown by the referee; nothing is called
     // redundant, and the lies are mismatches.
     let minimal = data_lines("puzzles2_17_clue.gz", 1);

@@ -13,17 +13,17 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use sudobench::format::{Reader, Record};
 use sudobench::report;
-use sudobench::runner::{Backend, Config, Mismatch, NoObserver, Observer, Runner, Sample};
+use sudobench::runner::{
+    Backend, Config, Mismatch, NoObserver, Observer, Runner, Sample, SetReport,
+};
 use sudobench::solver::basic::Basic;
 use sudobench::solver::{Batch, Clock, Count, Limit, Options, Outcome, Solver, Stats};
 use sudobench::{Grid, Puzzle};
 
 fn data_lines(file: &str, n: usize) -> Vec<String> {
-    let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
-    Reader::open(&path)
-        .unwrap()
-        .take(n)
-        .map(|i| i.unwrap().puzzle.to_string())
+    crate::common::sample(file, n)
+        .iter()
+        .map(Puzzle::to_string)
         .collect()
 }
 
@@ -33,6 +33,13 @@ fn mixed_text() -> String {
     lines.extend(data_lines("puzzles7_serg_benchmark.gz", 10));
     lines.push(format!("11{}", &".".repeat(79)));
     lines.join("\n") + "\n"
+}
+
+/// Runs `runner` over [`mixed_text`], as `mixed.txt`.
+fn run_mixed(runner: &Runner, observer: &mut dyn Observer) -> SetReport {
+    runner
+        .run_items("mixed.txt", reader(&mixed_text()), None, observer)
+        .unwrap()
 }
 
 fn reader(text: &str) -> Reader {
@@ -50,6 +57,16 @@ struct Wrong {
     calls: u64,
     every: u64,
     count_bug: bool,
+}
+
+/// [`Wrong`] as the backend `wrong`.
+fn wrong(every: u64, count_bug: bool) -> Backend {
+    Backend::new("wrong", true, move || Wrong {
+        inner: Basic::new(&Options::default()),
+        calls: 0,
+        every,
+        count_bug,
+    })
 }
 
 impl Solver for Wrong {
@@ -119,18 +136,10 @@ impl Observer for Seen {
 
 #[test]
 fn a_wrong_solution_is_caught_with_its_line_and_reported() {
-    let text = mixed_text();
-    let wrong = Backend::new("wrong", true, || Wrong {
-        inner: Basic::new(&Options::default()),
-        calls: 0,
-        every: 7,
-        count_bug: false,
-    });
+    let wrong = wrong(7, false);
     let runner = Runner::new(Config::default(), vec![basic(), wrong]);
     let mut seen = Seen::default();
-    let set = runner
-        .run_items("mixed.txt", reader(&text), None, &mut seen)
-        .unwrap();
+    let set = run_mixed(&runner, &mut seen);
     // Every 7th of the 51 puzzles has its solution corrupted: calls 7, 14, ..., 49 (the 49th
     // is a multi-solution one, with solutions to corrupt too; the 51st, without a solution,
     // is not a 7th call).
@@ -179,17 +188,9 @@ fn a_wrong_solution_is_caught_with_its_line_and_reported() {
 
 #[test]
 fn a_claim_evidence_cannot_decide_is_settled_by_a_referee_outside_the_run() {
-    let text = mixed_text();
-    let wrong = Backend::new("wrong", true, || Wrong {
-        inner: Basic::new(&Options::default()),
-        calls: 0,
-        every: 5,
-        count_bug: true,
-    });
+    let wrong = wrong(5, true);
     let runner = Runner::new(Config::default(), vec![basic(), wrong]);
-    let set = runner
-        .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
-        .unwrap();
+    let set = run_mixed(&runner, &mut NoObserver);
     // Puzzles 5..40 step 5 are unique top1465 puzzles; 45 and 50 already have 2+. A `2`
     // without a second solution against basic's `1`: evidence cannot decide, so `bitmask`
     // (the first referee not in the run) settles it.
@@ -208,16 +209,13 @@ fn a_claim_evidence_cannot_decide_is_settled_by_a_referee_outside_the_run() {
 
 #[test]
 fn an_incomplete_backend_may_abstain_and_must_agree_when_it_answers() {
-    let text = mixed_text();
     let abstains = Backend::new("abstains", false, || Abstains {
         inner: Basic::new(&Options::default()),
         calls: 0,
     });
     assert!(!abstains.is_complete());
     let runner = Runner::new(Config::default(), vec![basic(), abstains]);
-    let set = runner
-        .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
-        .unwrap();
+    let set = run_mixed(&runner, &mut NoObserver);
     assert_eq!(set.mismatch_total, 0);
     assert_eq!(set.backends[1].unknown, 25);
     assert_eq!(set.backends[1].covered, 51);
@@ -248,7 +246,6 @@ impl Solver for Panics {
 
 #[test]
 fn a_panicking_backend_is_contained_and_reported() {
-    let text = mixed_text();
     for threads in [1, 2] {
         let panics = Backend::new("panics", true, || Panics {
             inner: Basic::new(&Options::default()),
@@ -261,9 +258,7 @@ fn a_panicking_backend_is_contained_and_reported() {
             ..Config::default()
         };
         let runner = Runner::new(config, vec![basic(), panics]);
-        let set = runner
-            .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
-            .unwrap();
+        let set = run_mixed(&runner, &mut NoObserver);
         // Every puzzle is still counted for both; the panicking one abstains from the fifth
         // call of each instance on, with no mismatch, and the report says why.
         let (ok, bad) = (&set.backends[0], &set.backends[1]);
@@ -318,14 +313,11 @@ impl Solver for BrokenSecond {
 #[test]
 fn a_second_solution_must_be_valid() {
     // (One equal to the first cannot even be built: `Outcome::claimed` refuses it.)
-    let text = mixed_text();
     let same = Backend::new("broken-second", true, || BrokenSecond {
         inner: Basic::new(&Options::default()),
     });
     let runner = Runner::new(Config::default(), vec![basic(), same]);
-    let set = runner
-        .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
-        .unwrap();
+    let set = run_mixed(&runner, &mut NoObserver);
     // The 10 multi-solution puzzles: basic's witness is fine, the other's is not.
     assert_eq!(set.backends[0].mismatches, 0);
     assert_eq!(set.backends[1].mismatches, 10);
@@ -363,7 +355,6 @@ fn expected_solutions_from_the_file_are_checked() {
 
 #[test]
 fn threads_and_chunks_change_nothing_but_speed() {
-    let text = mixed_text();
     let run = |threads: usize, chunk_size: usize| {
         let config = Config {
             threads,
@@ -372,9 +363,7 @@ fn threads_and_chunks_change_nothing_but_speed() {
         };
         let runner = Runner::new(config, vec![basic(), basic()]);
         let mut seen = Seen::default();
-        let set = runner
-            .run_items("mixed.txt", reader(&text), None, &mut seen)
-            .unwrap();
+        let set = run_mixed(&runner, &mut seen);
         (set, seen)
     };
     let (one, seen_one) = run(1, 1024);
@@ -582,7 +571,6 @@ impl Solver for ClaimsTwo {
 /// is blamed on exactly the puzzles it lied on, whatever the majority.
 #[test]
 fn liars_in_any_number_and_order_never_outvote_the_evidence() {
-    let text = mixed_text();
     // Of the 51 puzzles: 40 unique, 10 with 2+, 1 without a solution.
     let lies_of = |name: &str| match name {
         "claims-none" => 50,
@@ -606,9 +594,7 @@ fn liars_in_any_number_and_order_never_outvote_the_evidence() {
             names.rotate_left(rotation);
             let backends = names.iter().map(|n| make(n)).collect();
             let runner = Runner::new(Config::default(), backends);
-            let set = runner
-                .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
-                .unwrap();
+            let set = run_mixed(&runner, &mut NoObserver);
             for (b, name) in set.backends.iter().zip(&names) {
                 assert_eq!(b.mismatches, lies_of(name), "{name} in {names:?}");
             }
@@ -628,9 +614,7 @@ fn backends_without_guess_counts_get_no_guess_figures() {
         Config::default(),
         vec![Backend::new("claims-two", true, || ClaimsTwo), basic()],
     );
-    let set = runner
-        .run_items("mixed.txt", reader(&text), None, &mut NoObserver)
-        .unwrap();
+    let set = run_mixed(&runner, &mut NoObserver);
     // ClaimsTwo passes basic's counters on for the puzzles it solves, and none for the rest.
     let none = Backend::new("claims-none", true, || ClaimsNone);
     let set_none = Runner::new(Config::default(), vec![none])

@@ -18,17 +18,30 @@ use sudobench::verify;
 const BIN: &str = env!("CARGO_BIN_EXE_sudobench");
 
 fn samples() -> Vec<Puzzle> {
-    let mut all = Vec::new();
-    for (file, n) in [
+    crate::common::samples(&[
         ("puzzles2_17_clue.gz", 40),
         ("puzzles3_magictour_top1465.gz", 20),
         ("puzzles6_forum_hardest_1106.gz", 10),
         ("puzzles7_serg_benchmark.gz", 20),
         ("puzzles0_kaggle.csv.gz", 10),
-    ] {
-        all.extend(sample(file, n));
-    }
-    all
+    ])
+}
+
+/// `count --backend sat --encoding ENCODING --proof PROOFS INPUT`.
+fn count_with_proofs(encoding: &str, proofs: &Path, input: &Path) -> std::process::Output {
+    Command::new(BIN)
+        .args([
+            "count",
+            "--backend",
+            "sat",
+            "--encoding",
+            encoding,
+            "--proof",
+        ])
+        .arg(proofs)
+        .arg(input)
+        .output()
+        .unwrap()
 }
 
 /// The `rate` DRAT checker: on PATH or in cargo's bin directory; a clear failure if missing.
@@ -100,14 +113,8 @@ fn every_encoding_agrees_with_basic_on_samples() {
 fn every_encoding_solves_pencilmarks_with_eliminations() {
     // The hard puzzle's candidates after removing, in every empty cell, the digits its clue
     // peers hold, plus one more elimination that keeps the solution.
-    let g: Grid =
-        "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
-            .parse()
-            .unwrap();
-    let sol: Grid =
-        "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
-            .parse()
-            .unwrap();
+    let g: Grid = crate::common::HARD.parse().unwrap();
+    let sol: Grid = crate::common::HARD_SOLUTION.parse().unwrap();
     let mut masks = *Candidates::from_grid(&g).masks();
     for (cell, mask) in masks.iter_mut().enumerate() {
         if g.get(cell) == 0 {
@@ -151,11 +158,7 @@ fn cli_cnf_round_trips_through_an_independent_parser() {
             .args(["cnf", "--encoding", e.name(), &first])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::common::assert_success(&out);
         let text = String::from_utf8(out.stdout).unwrap();
         let ours = dimacs::parse(&text).unwrap_or_else(|err| panic!("{e}: {err}"));
         // varisat's own DIMACS parser reads the same header and clauses.
@@ -250,14 +253,13 @@ fn uniqueness_proofs_are_checked_by_rate() {
     let rate = rate();
     let dir = tempfile::tempdir().unwrap();
     // A full grid (every cell a clue) first: its blocking clause is over the clues.
-    let full: Grid =
-        "462831957795426183381795426173984265659312748248567319926178534834259671517643892"
-            .parse()
-            .unwrap();
+    let full: Grid = crate::common::EASY_SOLUTION.parse().unwrap();
     let mut puzzles = vec![Puzzle::Grid(full)];
-    puzzles.extend(sample("puzzles2_17_clue.gz", 3));
-    puzzles.extend(sample("puzzles3_magictour_top1465.gz", 2));
-    puzzles.extend(sample("puzzles6_forum_hardest_1106.gz", 2));
+    puzzles.extend(crate::common::samples(&[
+        ("puzzles2_17_clue.gz", 3),
+        ("puzzles3_magictour_top1465.gz", 2),
+        ("puzzles6_forum_hardest_1106.gz", 2),
+    ]));
     for e in Encoding::ALL {
         for (i, p) in puzzles.iter().enumerate() {
             let cnf = dir.path().join(format!("{e}-{i}.cnf"));
@@ -390,24 +392,8 @@ fn cli_count_writes_proofs_for_unique_and_unsolvable_puzzles_only() {
     let text = format!("{}\n{}\n{}\n{deep}\n", unique[0], multi[0], unique[1]);
     std::fs::write(&input, text).unwrap();
     let proofs = dir.path().join("proofs");
-    let out = Command::new(BIN)
-        .args([
-            "count",
-            "--backend",
-            "sat",
-            "--encoding",
-            "extended",
-            "--proof",
-        ])
-        .arg(&proofs)
-        .arg(&input)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = count_with_proofs("extended", &proofs, &input);
+    crate::common::assert_success(&out);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n2+\n1\n0\n");
     let mut names: Vec<String> = std::fs::read_dir(&proofs)
         .unwrap()
@@ -476,11 +462,7 @@ fn cli_proof_names_are_distinct_per_input_and_never_overwritten() {
             .unwrap()
     };
     let out = count("proofs", &["d1/x.txt", "./d2/x.txt", "y.txt"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_success(&out);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n1\n1\n");
     let proofs = dir.path().join("proofs");
     assert_eq!(
@@ -663,19 +645,7 @@ fn cli_proofs_all_verify(
         .collect();
     std::fs::write(&input, text).unwrap();
     let proofs = dir.join(format!("{tag}-{e}-proofs"));
-    let out = Command::new(BIN)
-        .args([
-            "count",
-            "--backend",
-            "sat",
-            "--encoding",
-            e.name(),
-            "--proof",
-        ])
-        .arg(&proofs)
-        .arg(&input)
-        .output()
-        .unwrap();
+    let out = count_with_proofs(e.name(), &proofs, &input);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let got: Vec<&str> = stdout.lines().collect();
     assert_eq!(

@@ -1,10 +1,8 @@
 //! `--shard K/N` and `merge`: the parts of a run, merged, are the run (per-record output
 //! byte for byte, totals identical), for every command that takes a shard.
 
-use crate::common::run_in;
+use crate::common::{data, run_in};
 use std::path::Path;
-
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
 
 /// Runs the binary in `dir` and returns stdout; the command must finish.
 fn out(dir: &Path, args: &[&str]) -> String {
@@ -31,10 +29,6 @@ fn whole_and_merged(args: &[&str], n: u64) -> (String, String) {
     merge.extend(parts.iter().map(String::as_str));
     let merged = out(dir.path(), &merge);
     (whole, merged)
-}
-
-fn data(name: &str) -> String {
-    format!("{DATA}/{name}")
 }
 
 #[test]
@@ -176,8 +170,7 @@ fn bad_shards_and_out_of_order_parts_are_usage_errors() {
         assert!(String::from_utf8_lossy(&o.stderr).contains("K/N"), "{bad}");
     }
     let o = run_in(dir.path(), &["count", "--shard", "1/2"], b"");
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("standard input"));
+    crate::common::assert_exit(&o, 2, "standard input");
     for k in 1..=2 {
         let part = out(
             dir.path(),

@@ -129,12 +129,7 @@ fn bench_cross_checks_backends_and_the_files_counts() {
     let mut args = vec!["bench", "--backends", "dlx,basic,sat", "--format", "csv"];
     args.extend(small.iter().map(String::as_str));
     let out = run(&args, b"");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_success(&out);
     let lines = stdout(&out);
     assert_eq!(
         lines[0],
@@ -322,8 +317,7 @@ fn budgets_and_limits() {
     }
     // A backend that does not solve exact cover, and --limit 0 on a Sudoku file: usage errors.
     let out = run(&["count", "--backend", "wide", "data/xc/queens-8.dlx"], b"");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("does not solve exact cover"));
+    crate::common::assert_exit(&out, 2, "does not solve exact cover");
     let out = run(&["count", "--limit", "0", "data/puzzles2_17_clue.gz"], b"");
     assert_eq!(out.status.code(), Some(2));
     // Sudoku-only flags on exact-cover files.

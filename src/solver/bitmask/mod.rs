@@ -311,23 +311,11 @@ mod tests {
     use crate::grid::Candidates;
     use crate::solver::basic::Basic;
     use crate::solver::Count;
-    use crate::test_puzzles::{EASY, HARD, HARD_SOLUTION};
+    use crate::test_puzzles::{Xorshift, EASY, HARD, HARD_SOLUTION};
     use crate::verify;
 
     fn grid(text: &str) -> Grid {
         text.parse().expect("test grid")
-    }
-
-    /// A small deterministic generator (xorshift), so the random cases are the same each run.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
     }
 
     #[test]
@@ -400,17 +388,37 @@ mod tests {
         assert_eq!(n, 320);
     }
 
+    /// The solver and the oracle, to compare on the same puzzles.
+    struct Pair(Bitmask, Basic);
+
+    impl Pair {
+        fn new() -> Pair {
+            Pair(
+                Bitmask::new(&Options::default()),
+                Basic::new(&Options::default()),
+            )
+        }
+
+        /// Solves `p` with both at `limit`: the counts agree, and so do the solutions of a
+        /// unique puzzle. The solver's outcome.
+        fn agree(&mut self, p: Puzzle, limit: Limit) -> Outcome {
+            let (a, b) = (self.0.solve(&p, limit), self.1.solve(&p, limit));
+            assert_eq!(a.count(), b.count(), "{p}");
+            if a.count() == Count::Exactly(1) {
+                assert_eq!(a.solution(), b.solution(), "{p}");
+            }
+            a
+        }
+    }
+
     /// Random clue subsets of a solution (often many solutions) and random extra clues (often
     /// none, sometimes without a visible conflict): counts up to 3 and first solutions must
     /// agree with the oracle.
     #[test]
     fn agrees_with_basic_on_random_grids() {
         let solution = grid(HARD_SOLUTION);
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let (mut ours, mut oracle) = (
-            Bitmask::new(&Options::default()),
-            Basic::new(&Options::default()),
-        );
+        let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut pair = Pair::new();
         let mut seen = [0usize; 4];
         for _ in 0..400 {
             let mut cells = [0u8; 81];
@@ -423,16 +431,9 @@ mod tests {
                 cells[rng.below(81) as usize] = 1 + rng.below(9) as u8;
             }
             let g = Grid::from_cells(cells).expect("digits 0..=9");
-            let (a, b) = (
-                ours.solve(&g.into(), Limit::new(3).expect("nonzero")),
-                oracle.solve(&g.into(), Limit::new(3).expect("nonzero")),
-            );
-            assert_eq!(a.count(), b.count(), "{g}");
+            let a = pair.agree(g.into(), Limit::new(3).expect("nonzero"));
             if let Some(s) = &a.solution() {
                 verify::check(&g, s).expect("valid solution");
-            }
-            if a.count() == Count::Exactly(1) {
-                assert_eq!(a.solution(), b.solution(), "{g}");
             }
             if let Some(n) = a.count().found() {
                 seen[n as usize] += 1;
@@ -447,11 +448,8 @@ mod tests {
     #[test]
     fn agrees_with_basic_on_random_candidates() {
         let solution = grid(HARD_SOLUTION);
-        let mut rng = Rng(0x1234_5678_9abc_def1);
-        let (mut ours, mut oracle) = (
-            Bitmask::new(&Options::default()),
-            Basic::new(&Options::default()),
-        );
+        let mut rng = Xorshift(0x1234_5678_9abc_def1);
+        let mut pair = Pair::new();
         for _ in 0..300 {
             let mut masks = [0u16; 81];
             for (c, m) in masks.iter_mut().enumerate() {
@@ -465,14 +463,7 @@ mod tests {
                 masks[c] &= !(1 << (solution.get(c) - 1));
             }
             let cand = Candidates::from_masks(masks).expect("9-bit masks");
-            let (a, b) = (
-                ours.solve(&cand.into(), Limit::TWO),
-                oracle.solve(&cand.into(), Limit::TWO),
-            );
-            assert_eq!(a.count(), b.count(), "{cand}");
-            if a.count() == Count::Exactly(1) {
-                assert_eq!(a.solution(), b.solution(), "{cand}");
-            }
+            pair.agree(cand.into(), Limit::TWO);
         }
     }
 }

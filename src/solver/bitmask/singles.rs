@@ -88,6 +88,7 @@ fn run(masks: &mut [u16; CELLS]) -> Result<(), ()> {
 mod tests {
     use super::*;
     use crate::grid::Grid;
+    use crate::test_puzzles::{EASY, EASY_SOLUTION, HARD};
 
     fn fixpoint(text: &str) -> SinglesFixpoint {
         let grid: Grid = text.parse().expect("test grid");
@@ -96,22 +97,15 @@ mod tests {
 
     #[test]
     fn singles_alone_solve_the_easy_puzzle() {
-        let r = fixpoint(
-            "000000907000420180000705026100904000050000040000507009920108000034059000507000000",
-        );
+        let r = fixpoint(EASY);
         assert!(!r.contradiction);
         assert_eq!(r.undecided(), 0);
-        assert_eq!(
-            r.candidates.singles().to_line(),
-            "462831957795426183381795426173984265659312748248567319926178534834259671517643892"
-        );
+        assert_eq!(r.candidates.singles().to_line(), EASY_SOLUTION);
     }
 
     #[test]
     fn singles_stall_on_the_hard_puzzle_with_60_cells_left() {
-        let r = fixpoint(
-            "800000000003600000070090200050007000000045700000100030001000068008500010090000400",
-        );
+        let r = fixpoint(HARD);
         assert!(!r.contradiction);
         assert_eq!(r.undecided(), 60);
     }

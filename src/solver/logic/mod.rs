@@ -707,19 +707,39 @@ mod tests {
         expect_closure(start, want, 2);
     }
 
+    /// A hidden subset: in the cells of `unit`, `digits` fit only the cells of `fits`, each
+    /// given as (cell, its candidates, its candidates once the subset is found); the closure
+    /// with subsets up to `max_subset` finds it.
+    fn expect_hidden(
+        unit: impl IntoIterator<Item = usize>,
+        digits: &[u8],
+        fits: &[(usize, &[u8], &[u8])],
+        max_subset: u32,
+    ) {
+        let mut start = [ALL_DIGITS; CELLS];
+        for c in unit {
+            start[c] = ALL_DIGITS & !bits(digits);
+        }
+        let mut want = start;
+        for &(c, before, after) in fits {
+            start[c] = bits(before);
+            want[c] = bits(after);
+        }
+        expect_closure(start, want, max_subset);
+    }
+
     #[test]
     fn hidden_pair() {
         // In row 1, digits 4 and 7 fit only r1c2 and r1c8: those cells lose everything else.
-        let mut start = [ALL_DIGITS; CELLS];
-        for c in 0..9 {
-            start[cell(0, c)] = ALL_DIGITS & !bits(&[4, 7]);
-        }
-        start[cell(0, 1)] = bits(&[1, 3, 4, 7, 9]);
-        start[cell(0, 7)] = bits(&[2, 4, 5, 7]);
-        let mut want = start;
-        want[cell(0, 1)] = bits(&[4, 7]);
-        want[cell(0, 7)] = bits(&[4, 7]);
-        expect_closure(start, want, 2);
+        expect_hidden(
+            (0..9).map(|c| cell(0, c)),
+            &[4, 7],
+            &[
+                (cell(0, 1), &[1, 3, 4, 7, 9], &[4, 7]),
+                (cell(0, 7), &[2, 4, 5, 7], &[4, 7]),
+            ],
+            2,
+        );
     }
 
     #[test]
@@ -739,18 +759,16 @@ mod tests {
     #[test]
     fn hidden_triple() {
         // Box 5: digits 1, 5, 9 fit only r4c4, r5c6, r6c5 (each with extra candidates).
-        let mut start = [ALL_DIGITS; CELLS];
-        for &c in &UNITS[18 + 4] {
-            start[c as usize] = ALL_DIGITS & !bits(&[1, 5, 9]);
-        }
-        start[cell(3, 3)] = bits(&[1, 2, 5, 6]);
-        start[cell(4, 5)] = bits(&[3, 5, 9]);
-        start[cell(5, 4)] = bits(&[1, 4, 7, 8, 9]);
-        let mut want = start;
-        want[cell(3, 3)] = bits(&[1, 5]);
-        want[cell(4, 5)] = bits(&[5, 9]);
-        want[cell(5, 4)] = bits(&[1, 9]);
-        expect_closure(start, want, 3);
+        expect_hidden(
+            UNITS[18 + 4].iter().map(|&c| c as usize),
+            &[1, 5, 9],
+            &[
+                (cell(3, 3), &[1, 2, 5, 6], &[1, 5]),
+                (cell(4, 5), &[3, 5, 9], &[5, 9]),
+                (cell(5, 4), &[1, 4, 7, 8, 9], &[1, 9]),
+            ],
+            3,
+        );
     }
 
     #[test]

@@ -105,62 +105,35 @@ pub(super) fn smallest_subset(
     };
     // Nested loops over sizes 2, 3, 4 (n ≤ 9 open items, so `limit` ≤ 4). A union only grows,
     // so a partial union above `limit` is pruned. When a subset is found, `limit` drops below
-    // its size. A subset that is not reducing is not extended: nothing outside meets its
-    // union, so a reducing superset would contain a smaller reducing subset.
+    // its size.
     let mut limit = limit.min(4);
     let mut best = None;
     for (a, &(ba, ma)) in items.iter().enumerate() {
-        for (b, &(bb, mb)) in items.iter().enumerate().skip(a + 1) {
-            let ub = ma | mb;
-            let pb = pop(ub);
-            if pb > limit {
-                continue;
-            }
-            let cb = ba | bb;
-            if pb <= 2 {
-                if pb < 2 {
-                    return Err(Contradiction);
-                }
-                if reducing(cb, ub) {
-                    return Ok(Some((2, cb, ub)));
-                }
-                continue;
-            }
+        for (b, &item) in items.iter().enumerate().skip(a + 1) {
+            let (cb, ub) = match grow((ba, ma), item, 2, limit, &reducing)? {
+                Grown::Skip => continue,
+                Grown::Subset(cb, ub) => return Ok(Some((2, cb, ub))),
+                Grown::Larger(cb, ub) => (cb, ub),
+            };
             if limit < 3 {
                 continue;
             }
-            for (c, &(bc, mc)) in items.iter().enumerate().skip(b + 1) {
-                let uc = ub | mc;
-                let pc = pop(uc);
-                if pc > limit {
-                    continue;
-                }
-                let cc = cb | bc;
-                if pc <= 3 {
-                    if pc < 3 {
-                        return Err(Contradiction);
-                    }
-                    if reducing(cc, uc) {
+            for (c, &item) in items.iter().enumerate().skip(b + 1) {
+                let (cc, uc) = match grow((cb, ub), item, 3, limit, &reducing)? {
+                    Grown::Skip => continue,
+                    Grown::Subset(cc, uc) => {
                         best = Some((3, cc, uc));
                         limit = 2;
                         break;
                     }
-                    continue;
-                }
+                    Grown::Larger(cc, uc) => (cc, uc),
+                };
                 if limit < 4 {
                     continue;
                 }
-                for &(bd, md) in items.iter().skip(c + 1) {
-                    let ud = uc | md;
-                    let pd = pop(ud);
-                    if pd > 4 {
-                        continue;
-                    }
-                    let cd = cc | bd;
-                    if pd < 4 {
-                        return Err(Contradiction);
-                    }
-                    if reducing(cd, ud) {
+                for &item in items.iter().skip(c + 1) {
+                    // `limit` is 4 here: no union of four items is larger.
+                    if let Grown::Subset(cd, ud) = grow((cc, uc), item, 4, limit, &reducing)? {
                         best = Some((4, cd, ud));
                         limit = 3;
                         break;
@@ -170,6 +143,43 @@ pub(super) fn smallest_subset(
         }
     }
     Ok(best)
+}
+
+/// A subset grown by one item.
+enum Grown {
+    /// Its union is larger than the limit, or it is a subset that reduces nothing (and so is
+    /// not extended either: nothing outside meets its union, so a reducing superset would
+    /// contain a smaller reducing subset).
+    Skip,
+    /// A reducing subset: its items and union.
+    Subset(u16, u16),
+    /// Its union has more bits than it has items, but not more than the limit: it may grow.
+    Larger(u16, u16),
+}
+
+/// Adds `(item, mask)` to the subset `(chosen, union)`, making it `size` items; a union of
+/// fewer bits than `size` is a contradiction.
+#[inline(always)]
+fn grow(
+    (chosen, union): (u16, u16),
+    (item, mask): (u16, u16),
+    size: u32,
+    limit: u32,
+    reducing: &impl Fn(u16, u16) -> bool,
+) -> Step<Grown> {
+    let (c, u) = (chosen | item, union | mask);
+    let p = pop(u);
+    Ok(if p > limit {
+        Grown::Skip
+    } else if p > size {
+        Grown::Larger(c, u)
+    } else if p < size {
+        return Err(Contradiction);
+    } else if reducing(c, u) {
+        Grown::Subset(c, u)
+    } else {
+        Grown::Skip
+    })
 }
 
 #[cfg(test)]

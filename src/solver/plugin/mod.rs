@@ -97,13 +97,16 @@ struct Worker {
     sent: u64,
 }
 
-impl Worker {
-    /// Kills the worker (it has no children of its own to take care of).
-    fn stop(mut self) {
+/// A worker is killed when it is dropped, however that happens (it has no children of its
+/// own to take care of).
+impl Drop for Worker {
+    fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
 
+impl Worker {
     /// Waits until `n` bytes are pending, watching the progress page: `Err` with the reason
     /// when the worker ends first, or when no call started for longer than `timeout`.
     fn want(&mut self, n: usize, timeout: Duration) -> Result<(), Stop> {
@@ -251,9 +254,8 @@ impl Plugin {
     }
 
     fn fail(&mut self, message: String) {
-        if let Some(w) = self.worker.take() {
-            w.stop();
-        }
+        // Dropping the worker kills it.
+        self.worker = None;
         self.fault = Some(message);
     }
 
@@ -465,19 +467,10 @@ fn start(
         progress,
         sent: 0,
     };
-    match handshake(&mut worker, program, timeout) {
-        Ok(cpu) => Ok((
-            worker,
-            Spent {
-                cpu,
-                wall: wall.elapsed(),
-            },
-        )),
-        Err(e) => {
-            worker.stop();
-            Err(e)
-        }
-    }
+    // On an error the worker is dropped, which kills it.
+    let cpu = handshake(&mut worker, program, timeout)?;
+    let wall = wall.elapsed();
+    Ok((worker, Spent { cpu, wall }))
 }
 
 /// Reads the worker's first words: the library is loaded and the symbol found (with the CPU
@@ -633,14 +626,6 @@ impl Solver for Plugin {
             time: self.measured.by(clock),
             startup: self.startup.take().map_or(Duration::ZERO, |s| s.by(clock)),
             fault: self.fault.clone(),
-        }
-    }
-}
-
-impl Drop for Plugin {
-    fn drop(&mut self) {
-        if let Some(w) = self.worker.take() {
-            w.stop();
         }
     }
 }

@@ -60,6 +60,17 @@ fn lit(l: Lit) -> ::batsat::Lit {
     )
 }
 
+/// A batsat truth value as a `bool`, `None` where undefined.
+fn known(v: lbool) -> Option<bool> {
+    if v == lbool::TRUE {
+        Some(true)
+    } else if v == lbool::FALSE {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 impl Session for BatsatSession {
     fn add_clause(&mut self, clause: &[Lit]) {
         // Variables past those created (never, from the encoder) are created on the way.
@@ -72,25 +83,11 @@ impl Session for BatsatSession {
     }
 
     fn solve(&mut self) -> Option<bool> {
-        let r = self.solver.solve_limited(&[]);
-        if r == lbool::TRUE {
-            Some(true)
-        } else if r == lbool::FALSE {
-            Some(false)
-        } else {
-            None
-        }
+        known(self.solver.solve_limited(&[]))
     }
 
     fn value(&self, var: usize) -> Option<bool> {
-        let v = self.solver.get_model().get(var).copied()?;
-        if v == lbool::TRUE {
-            Some(true)
-        } else if v == lbool::FALSE {
-            Some(false)
-        } else {
-            None
-        }
+        known(self.solver.get_model().get(var).copied()?)
     }
 
     fn counters(&self) -> Option<(u64, u64)> {

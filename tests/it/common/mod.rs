@@ -56,6 +56,24 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The path of a bundled data set.
+pub fn data(name: &str) -> String {
+    format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `report --backends basic --results RESULTS` with `more` arguments.
+pub fn report(results: &Path, more: &[&str]) -> Output {
+    let mut args = vec![
+        "report",
+        "--backends",
+        "basic",
+        "--results",
+        results.to_str().expect("path"),
+    ];
+    args.extend(more);
+    run(&args, b"")
+}
+
 /// The first `n` records of a bundled data set.
 pub fn sample(file: &str, n: usize) -> Vec<sudobench::puzzle::Puzzle> {
     sudobench::format::Reader::open(&format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR")))
@@ -63,6 +81,37 @@ pub fn sample(file: &str, n: usize) -> Vec<sudobench::puzzle::Puzzle> {
         .take(n)
         .map(|r| r.unwrap_or_else(|e| panic!("{e}")).puzzle)
         .collect()
+}
+
+/// The first puzzles of several bundled data sets: `n` of each `(file, n)`, in order.
+pub fn samples(sets: &[(&str, usize)]) -> Vec<sudobench::puzzle::Puzzle> {
+    sets.iter().flat_map(|&(file, n)| sample(file, n)).collect()
+}
+
+/// Items one per line, each line ended: the text of a puzzle file.
+pub fn one_per_line<T: std::fmt::Display>(items: &[T]) -> String {
+    items.iter().map(|p| format!("{p}\n")).collect()
+}
+
+/// `bench --time-budget 0` with `args` on `file`.
+pub fn bench(args: &[&str], file: &Path) -> Output {
+    let mut all = vec!["bench", "--time-budget", "0"];
+    all.extend(args);
+    all.push(file.to_str().expect("path"));
+    run(&all, b"")
+}
+
+/// `bench --format json --time-budget 0` with `args` on `file`: the output and its JSON rows
+/// (one a backend, in order).
+pub fn bench_json(args: &[&str], file: &Path) -> (Output, Vec<serde_json::Value>) {
+    let mut all = vec!["--format", "json"];
+    all.extend(args);
+    let out = bench(&all, file);
+    let rows = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    (out, rows)
 }
 
 /// A built-in backend with the facts the registry holds for it (a [`sudobench::Solver`] has
@@ -95,4 +144,18 @@ impl sudobench::Solver for Named {
     fn solve(&mut self, puzzle: &sudobench::Puzzle, limit: sudobench::Limit) -> sudobench::Outcome {
         self.solver.solve(puzzle, limit)
     }
+}
+
+/// Asserts that the run exited 0, showing its standard error if not.
+#[track_caller]
+pub fn assert_success(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+}
+
+/// Asserts that the run exited with `code` and said `needle` on standard error.
+#[track_caller]
+pub fn assert_exit(o: &Output, code: i32, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(code), "{err}");
+    assert!(err.contains(needle), "{err}");
 }
