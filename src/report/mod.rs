@@ -194,6 +194,10 @@ fn set_line(set: &SetReport) -> String {
     if set.selected != set.records {
         write!(s, " ({} selected)", thousands(set.selected)).ok();
     }
+    // Sets of 9×9 puzzles only say nothing more; others name their orders.
+    if set.shapes.iter().any(|(shape, _)| *shape != crate::puzzle::Shape::Nine) {
+        write!(s, " of {}", set.shape_labels()).ok();
+    }
     write!(
         s,
         ", {}, read at {} puzzles/s ({:.2} s; {}/s of CPU time), wall {:.2} s",
