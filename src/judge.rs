@@ -697,13 +697,8 @@ mod tests {
         );
         assert_eq!(blamed(&v), vec![0]);
         // At limit 1 the same answer only claims "at least one": nothing is wrong.
-        let v = judge(
-            &p(OPEN),
-            Some(&Solution::Grid(g(OPEN_B))),
-            Limit::ONE,
-            &party,
-            &mut || None,
-        );
+        let open_b = Solution::Grid(g(OPEN_B));
+        let v = judge(&p(OPEN), Some(&open_b), Limit::ONE, &party, &mut || None);
         assert!(v.is_clean(), "{v:?}");
     }
 

@@ -134,12 +134,9 @@ impl Solution {
         }
     }
 
-    /// The solution's text form (as [`Puzzle::to_line`]).
+    /// The solution's text form (as [`Puzzle::to_line`]): its `Display`.
     pub fn to_line(&self) -> String {
-        match self {
-            Solution::Grid(g) => g.to_line(),
-            Solution::Order(g) => g.to_line(),
-        }
+        self.to_string()
     }
 }
 

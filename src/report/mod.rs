@@ -195,7 +195,11 @@ fn set_line(set: &SetReport) -> String {
         write!(s, " ({} selected)", thousands(set.selected)).ok();
     }
     // Sets of 9×9 puzzles only say nothing more; others name their orders.
-    if set.shapes.iter().any(|(shape, _)| *shape != crate::puzzle::Shape::Nine) {
+    if set
+        .shapes
+        .iter()
+        .any(|(shape, _)| *shape != crate::puzzle::Shape::Nine)
+    {
         write!(s, " of {}", set.shape_labels()).ok();
     }
     write!(

@@ -37,5 +37,5 @@ pub(super) fn solve(
         ..Stats::default()
     };
     let count = u32::try_from(found.count).unwrap_or(u32::MAX);
-    Outcome::searched_any(count, limit, !found.complete, first, second, stats)
+    Outcome::searched(count, limit, !found.complete, first, second, stats)
 }

@@ -249,39 +249,21 @@ impl Outcome {
     /// before it finished. What a correct search cannot produce (a count without a solution, a
     /// count above the limit, a second equal to the first) fails debug builds and is mended in
     /// release builds: undecided, the limit, no second.
-    pub fn searched(
+    pub fn searched<S: Into<Solution>>(
         found: u32,
         limit: Limit,
         budget_spent: bool,
-        first: Option<Grid>,
-        second: Option<Grid>,
+        first: Option<S>,
+        second: Option<S>,
         stats: Stats,
     ) -> Outcome {
-        Outcome::searched_any(
-            found,
-            limit,
-            budget_spent,
-            first.map(Solution::Grid),
-            second.map(Solution::Grid),
-            stats,
-        )
-    }
-
-    /// [`Outcome::searched`] with solutions of any order.
-    pub fn searched_any(
-        found: u32,
-        limit: Limit,
-        budget_spent: bool,
-        first: Option<Solution>,
-        second: Option<Solution>,
-        stats: Stats,
-    ) -> Outcome {
+        let (first, second) = (first.map(Into::into), second.map(Into::into));
         if budget_spent {
             return Outcome::undecided_any(first, stats);
         }
         debug_assert!(found <= limit.get(), "a search went past its limit");
         let second = second.filter(|s| Some(s) != first.as_ref());
-        match Outcome::claimed_any(found.min(limit.get()), limit, first.clone(), second, stats) {
+        match Outcome::claimed(found.min(limit.get()), limit, first.clone(), second, stats) {
             Ok(o) => o,
             Err(e) => {
                 debug_assert!(false, "a built-in search answered the impossible: {e}");
@@ -291,32 +273,17 @@ impl Outcome {
     }
 
     /// The answer an outside backend claims: `count` solutions for a search with `limit`,
-    /// shown by `first` and `second`. Refused when impossible (see [`Impossible`]); a second
-    /// solution may be missing beside a count of two or more (a claim without its witness).
-    pub fn claimed(
+    /// shown by `first` and `second` (9×9 grids or [`Solution`]s). Refused when impossible
+    /// (see [`Impossible`]); a second solution may be missing beside a count of two or more
+    /// (a claim without its witness).
+    pub fn claimed<S: Into<Solution>>(
         count: u32,
         limit: Limit,
-        first: Option<Grid>,
-        second: Option<Grid>,
+        first: Option<S>,
+        second: Option<S>,
         stats: Stats,
     ) -> Result<Outcome, Impossible> {
-        Outcome::claimed_any(
-            count,
-            limit,
-            first.map(Solution::Grid),
-            second.map(Solution::Grid),
-            stats,
-        )
-    }
-
-    /// [`Outcome::claimed`] with solutions of any order.
-    pub fn claimed_any(
-        count: u32,
-        limit: Limit,
-        first: Option<Solution>,
-        second: Option<Solution>,
-        stats: Stats,
-    ) -> Result<Outcome, Impossible> {
+        let (first, second) = (first.map(Into::into), second.map(Into::into));
         if count > limit.get() {
             return Err(Impossible::AboveLimit { count, limit });
         }
@@ -457,7 +424,7 @@ mod tests {
         let s = Stats::default();
         let two = Limit::TWO;
         assert_eq!(
-            Outcome::searched(0, two, false, None, None, s).count(),
+            Outcome::searched(0, two, false, None::<Grid>, None, s).count(),
             Count::Exactly(0)
         );
         assert_eq!(
@@ -492,7 +459,7 @@ mod tests {
             })
         );
         assert_eq!(
-            Outcome::claimed(1, two, None, None, s),
+            Outcome::claimed(1, two, None::<Grid>, None, s),
             Err(Impossible::NoSolution { count: 1 })
         );
         assert_eq!(

@@ -70,7 +70,7 @@ impl<S: Into<Solution>> Progress<S> {
     /// The answer: the count (or `unknown` when the budget ran out) and the first solution.
     pub(crate) fn outcome(mut self) -> Outcome {
         self.stats.guesses = Some(self.guesses);
-        Outcome::searched_any(
+        Outcome::searched(
             self.found,
             self.asked,
             self.out_of_budget,

@@ -132,6 +132,6 @@ impl crate::solver::Solver for Wide {
         stats.guesses = Some(found.guesses);
         let first = found.first.map(crate::puzzle::Solution::from);
         let second = found.second.map(crate::puzzle::Solution::from);
-        Outcome::searched_any(found.count, limit, found.stopped, first, second, stats)
+        Outcome::searched(found.count, limit, found.stopped, first, second, stats)
     }
 }
