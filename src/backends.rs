@@ -201,7 +201,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     kind: Kind::Search,
     complete: true,
     default: false,
-    referee_rank: None,
+    referee_rank: Some(2),
     closure: None,
     problems: EVERY_ORDER,
     build: |o| Ok(Box::new(solver::wide::Wide::default().with_max_nodes(o.max_nodes))),
@@ -343,7 +343,7 @@ mod tests {
             assert!(b.problems.contains(&ProblemKind::Sudoku9), "{}", b.name);
         }
         let names: Vec<&str> = referees().map(|b| b.name).collect();
-        assert_eq!(names, ["bitmask", "dlx-array", "dlx", "basic"]);
+        assert_eq!(names, ["bitmask", "wide", "dlx-array", "dlx", "basic"]);
     }
 
     #[test]
