@@ -257,16 +257,32 @@ impl Outcome {
         second: Option<S>,
         stats: Stats,
     ) -> Outcome {
-        let (first, second) = (first.map(Into::into), second.map(Into::into));
+        let first: Option<Solution> = first.map(Into::into);
         if budget_spent {
             return Outcome::undecided_any(first, stats);
         }
         debug_assert!(found <= limit.get(), "a search went past its limit");
-        let second = second.filter(|s| Some(s) != first.as_ref());
-        match Outcome::claimed(found.min(limit.get()), limit, first.clone(), second, stats) {
-            Ok(o) => o,
-            Err(e) => {
-                debug_assert!(false, "a built-in search answered the impossible: {e}");
+        let found = found.min(limit.get());
+        // The checks of `claimed`, without a copy of the solution for the impossible case
+        // (this runs once per puzzle on the fastest backends).
+        match (NonZeroU32::new(found), first) {
+            (None, None) => Outcome::none(stats),
+            (Some(count), Some(first)) => {
+                let second = second
+                    .map(Into::into)
+                    .filter(|s| found >= 2 && *s != first);
+                Outcome {
+                    answer: Answer::Found {
+                        count,
+                        at_least: found == limit.get(),
+                        first,
+                        second,
+                    },
+                    stats,
+                }
+            }
+            (_, first) => {
+                debug_assert!(false, "a built-in search counted {found} with first {first:?}");
                 Outcome::undecided_any(first, stats)
             }
         }
