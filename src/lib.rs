@@ -102,6 +102,7 @@
 pub mod backends;
 mod bitboard;
 pub mod certify;
+pub mod deadline;
 pub mod exact_cover;
 pub mod format;
 pub mod generate;

@@ -11,7 +11,7 @@ mod basic_order;
 pub mod bitmask;
 mod clock;
 mod cover_order;
-pub mod deadline;
+pub use crate::deadline;
 pub mod dlx;
 pub mod dlx_array;
 pub mod exec;

@@ -268,9 +268,7 @@ impl Outcome {
         match (NonZeroU32::new(found), first) {
             (None, None) => Outcome::none(stats),
             (Some(count), Some(first)) => {
-                let second = second
-                    .map(Into::into)
-                    .filter(|s| found >= 2 && *s != first);
+                let second = second.map(Into::into).filter(|s| found >= 2 && *s != first);
                 Outcome {
                     answer: Answer::Found {
                         count,
@@ -282,7 +280,10 @@ impl Outcome {
                 }
             }
             (_, first) => {
-                debug_assert!(false, "a built-in search counted {found} with first {first:?}");
+                debug_assert!(
+                    false,
+                    "a built-in search counted {found} with first {first:?}"
+                );
                 Outcome::undecided_any(first, stats)
             }
         }

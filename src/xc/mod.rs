@@ -98,13 +98,13 @@ impl<'a> Tally<'a> {
     }
 
     /// Counts one more search node; false (and the search incomplete) once that is past the
-    /// budget, or the thread's deadline ([`crate::solver::deadline`]: a time budget of the
-    /// runner) has passed.
+    /// budget, or the thread's deadline ([`crate::deadline`]: a time budget of the runner)
+    /// has passed.
     #[inline]
     pub fn count_node(&mut self) -> bool {
         let f = &mut self.found;
         f.nodes += 1;
-        if f.nodes > self.max_nodes.unwrap_or(u64::MAX) || crate::solver::deadline::due(f.nodes) {
+        if f.nodes > self.max_nodes.unwrap_or(u64::MAX) || crate::deadline::due(f.nodes) {
             f.complete = false;
         }
         f.complete
