@@ -137,7 +137,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     build: |o| Ok(Box::new(solver::logic::Logic::new(o, LogicConfig::LOCKED))),
 }, BackendInfo {
     name: "sat",
-    description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness",
+    description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness (other orders: the exact-cover CNF of the reduced grid)",
     kind: Kind::Sat,
     complete: true,
     default: true,
@@ -187,7 +187,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     build: |o| solver::projection::build(o, solver::projection::Algorithm::MalitskyTam),
 }, BackendInfo {
     name: "dlx",
-    description: "exact cover by Knuth's Algorithm X with dancing links (729 options x 324 items)",
+    description: "exact cover by Knuth's Algorithm X with dancing links (9x9: 729 options x 324 items; other orders: the grid reduced by its clues, Algorithm C)",
     kind: Kind::ExactCover,
     complete: true,
     default: true,
@@ -207,7 +207,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     build: |o| Ok(Box::new(solver::wide::Wide::default().with_max_nodes(o.max_nodes))),
 }, BackendInfo {
     name: "dlx-array",
-    description: "the dlx search with kudoku-style counter arrays instead of links",
+    description: "the dlx search with kudoku-style counter arrays instead of links (other orders: the reduced grid)",
     kind: Kind::ExactCover,
     complete: true,
     default: true,
