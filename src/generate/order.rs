@@ -113,14 +113,35 @@ pub fn minimal(order: Order, seed: u64, wide: &mut Wide) -> Result<OrderGrid, Ge
     Ok(minimise(&full, wide, &mut rng))
 }
 
-/// A puzzle with two or more solutions: a minimal one with one clue removed.
+/// A puzzle with two or more solutions: a minimal one with one clue removed. From 25×25 on,
+/// where the puzzle is minimal only as far as its checks could tell, the removal is kept only
+/// once two solutions are found (clues are tried from a random one on, in turn).
 pub fn several(order: Order, seed: u64, wide: &mut Wide) -> Result<OrderGrid, GenerateError> {
     let mut puzzle = minimal(order, seed, wide)?;
     let mut rng = Rng::new(seed ^ 0x5eed);
     let clues: Vec<usize> = (0..order.cells()).filter(|&i| puzzle.get(i) != 0).collect();
-    let cell = clues[(rng.next_u64() % clues.len() as u64) as usize];
-    puzzle.set(cell, 0);
-    Ok(puzzle)
+    let start = (rng.next_u64() % clues.len() as u64) as usize;
+    if order.n() < 5 {
+        puzzle.set(clues[start], 0);
+        return Ok(puzzle);
+    }
+    wide.set_max_nodes(Some(LARGE_ORDER_CHECK_NODES));
+    for k in 0..clues.len() {
+        let cell = clues[(start + k) % clues.len()];
+        let value = puzzle.get(cell);
+        puzzle.set(cell, 0);
+        if wide.solve(&puzzle, 2).count >= 2 {
+            wide.set_max_nodes(None);
+            return Ok(puzzle);
+        }
+        puzzle.set(cell, value);
+    }
+    wide.set_max_nodes(None);
+    Err(GenerateError::GaveUp {
+        kind: "several-solution",
+        order,
+        attempts: clues.len() as u32,
+    })
 }
 
 /// A clue set without a solution whose clues break no rule: a minimal puzzle with one clue
@@ -144,8 +165,11 @@ pub fn no_solution(order: Order, seed: u64, wide: &mut Wide) -> Result<OrderGrid
                 .collect();
             for v in free {
                 puzzle.set(cell, v);
+                // From 25×25 on a check that does not finish in its budget is passed over.
+                wide.set_max_nodes((order.n() >= 5).then_some(20 * LARGE_ORDER_CHECK_NODES));
                 let found = wide.solve(&puzzle, 1);
-                if found.count == 0 && found.exhausted {
+                wide.set_max_nodes(None);
+                if found.count == 0 && found.exhausted && !found.stopped {
                     return Ok(puzzle);
                 }
             }
