@@ -260,9 +260,7 @@ impl State {
 fn other_order_line(text: &str) -> Option<(OrderGrid, String)> {
     if order_format::is_numbers_line(text) {
         let nums = order_format::numbers(text).ok()?;
-        let order = Order::from_cells(nums.len())?;
-        let values = order_format::values(order, &nums).ok()?;
-        return Some((OrderGrid::from_values(order, values).ok()?, String::new()));
+        return Some((order_format::numbers_grid(&nums)?.ok()?, String::new()));
     }
     let (field, meta) = match text.find(char::is_whitespace) {
         Some(i) => (&text[..i], text[i..].trim()),

@@ -219,6 +219,15 @@ pub fn is_numbers_line(line: &str) -> bool {
     }
 }
 
+/// The one-line grid `nums` are, when their count is n⁴ for some order: `None` for another
+/// count (a block row, or no grid at all), else the grid or the first number above n².
+pub fn numbers_grid(nums: &[(u8, usize, u64)]) -> Option<Result<OrderGrid, FormatError>> {
+    let order = Order::from_cells(nums.len())?;
+    Some(values(order, nums).and_then(|values| {
+        OrderGrid::from_values(order, values).map_err(|e| FormatError::Solution(e.to_string()))
+    }))
+}
+
 /// The values of numbers of an order, or the first number above n².
 pub fn values(order: Order, nums: &[(u8, usize, u64)]) -> Result<Vec<u8>, FormatError> {
     nums.iter()

@@ -227,10 +227,8 @@ impl OrderReader {
         if count == 16 && self.block16(&nums) {
             return self.block(line, nums, Order::ALL[2]);
         }
-        if let Some(order) = Order::from_cells(count) {
-            let values = format::values(order, &nums).map_err(|k| self.error(line, k))?;
-            let grid = OrderGrid::from_values(order, values)
-                .map_err(|e| self.error(line, FormatError::Solution(e.to_string())))?;
+        if let Some(grid) = format::numbers_grid(&nums) {
+            let grid = grid.map_err(|k| self.error(line, k))?;
             return self.record(line, Entry::Grid(grid), None, "");
         }
         match Order::from_side(count) {
