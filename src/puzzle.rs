@@ -21,13 +21,36 @@ pub enum Puzzle {
     Order(Arc<OrderGrid>),
 }
 
-/// The kind of a puzzle, as the registry states which kinds a backend takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The kind of a puzzle, as the registry states which kinds a backend takes. Shapes sort by
+/// size (4×4, 9×9, 16×16, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     /// A 9×9 clue grid or pencilmark position.
     Nine,
     /// A clue grid of another order.
     Order(Order),
+}
+
+impl Shape {
+    /// The order and whether it is a grid of [`Shape::Order`]: the key shapes sort by.
+    fn size_key(self) -> (usize, bool) {
+        match self {
+            Shape::Nine => (3, false),
+            Shape::Order(o) => (o.n(), true),
+        }
+    }
+}
+
+impl Ord for Shape {
+    fn cmp(&self, other: &Shape) -> std::cmp::Ordering {
+        self.size_key().cmp(&other.size_key())
+    }
+}
+
+impl PartialOrd for Shape {
+    fn partial_cmp(&self, other: &Shape) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl Shape {

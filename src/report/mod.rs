@@ -6,11 +6,13 @@
 //! guesses_per_puzzle, covered, total, records, unique, multiple, none, unknown, solved, mismatches,
 //! parse_errors, read_puzzles_per_sec, read_cpu_puzzles_per_sec, budget_spent, solve_seconds,
 //! threads, limit, fault, set_mismatches, data_errors, refereed, unsettled, referee, error,
-//! clock, startup_seconds`.
+//! clock, startup_seconds, not_applicable, shapes`.
 //! `puzzles_per_sec` and `us_per_puzzle` are by the run's `clock` (`cpu` or `wall`) over the
 //! puzzles answered before any failure, and empty (`null`) for a backend that failed before
 //! answering any; `startup_seconds` is the start-up of an `exec:` program or `lib:` worker,
-//! timed apart and not in `solve_seconds`.
+//! timed apart and not in `solve_seconds`. `not_applicable` counts the puzzles the backend
+//! does not solve (another order than it supports: never asked, neither answers nor
+//! faults); `shapes` names the kinds of puzzle the set holds (`16x16`, `9x9 16x16`).
 //! `mismatches` counts the puzzles on which the judge found that backend at fault;
 //! `set_mismatches` the puzzles of the set with any problem, `data_errors` those whose file
 //! entry is wrong, `refereed` the disputes the `referee` settled and `unsettled` those nobody

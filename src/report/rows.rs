@@ -132,9 +132,33 @@ pub struct BenchRow {
     /// Start-up time (an `exec:` program's start, a `lib:` worker's load), never billed as
     /// solving time.
     pub startup_seconds: Fixed<6>,
+    /// Puzzles of the set the backend does not solve (another order than it supports): not
+    /// asked, shown as `n/a`, neither answers nor faults.
+    #[serde(default)]
+    pub not_applicable: u64,
+    /// The kinds of puzzle the set holds, smallest first, space-separated (`16x16`,
+    /// `9x9 16x16`).
+    #[serde(default)]
+    pub shapes: String,
     /// Absent from CSV, and from JSON written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact: Option<Exact>,
+}
+
+/// The shapes of two parts of a set (space-separated labels such as `9x9 16x16`), each once,
+/// smallest first.
+fn union_of_shapes(a: &str, b: &str) -> String {
+    let side = |label: &str| -> u32 {
+        label
+            .split('x')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(u32::MAX)
+    };
+    let mut labels: Vec<&str> = a.split_whitespace().chain(b.split_whitespace()).collect();
+    labels.sort_by_key(|l| (side(l), l.to_string()));
+    labels.dedup();
+    labels.join(" ")
 }
 
 fn nanos(d: Duration) -> u64 {
@@ -190,6 +214,8 @@ impl BenchRow {
             referee: set.referee.clone(),
             error: set.error.clone(),
             clock: set.clock.name().to_string(),
+            not_applicable: backend.not_applicable,
+            shapes: set.shape_labels_joined(" "),
             exact: Some(Exact {
                 no_guess: backend.no_guess,
                 guess_reports: backend.guess_reports,
@@ -273,6 +299,8 @@ impl BenchRow {
         if self.fault.is_none() {
             self.fault.clone_from(&other.fault);
         }
+        self.not_applicable += other.not_applicable;
+        self.shapes = union_of_shapes(&self.shapes, &other.shapes);
         self.set_mismatches += other.set_mismatches;
         self.data_errors += other.data_errors;
         self.refereed += other.refereed;
@@ -306,7 +334,7 @@ impl BenchRow {
     }
 
     /// The documented fields as CSV text, in order (`None`: an empty field).
-    pub fn csv_fields(&self) -> [(&'static str, Option<String>); 33] {
+    pub fn csv_fields(&self) -> [(&'static str, Option<String>); 35] {
         let s = |v: &dyn ToString| Some(v.to_string());
         [
             ("set", s(&self.set)),
@@ -351,6 +379,8 @@ impl BenchRow {
             ("error", self.error.clone()),
             ("clock", s(&self.clock)),
             ("startup_seconds", s(&self.startup_seconds)),
+            ("not_applicable", s(&self.not_applicable)),
+            ("shapes", s(&self.shapes)),
         ]
     }
 

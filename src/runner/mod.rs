@@ -524,8 +524,13 @@ pub struct SetReport {
 impl SetReport {
     /// The kinds of puzzle the set holds, as `16x16` or `9x9 and 16x16`.
     pub fn shape_labels(&self) -> String {
+        self.shape_labels_joined(" and ")
+    }
+
+    /// The kinds of puzzle the set holds, joined by `separator`.
+    pub fn shape_labels_joined(&self, separator: &str) -> String {
         let labels: Vec<String> = self.shapes.iter().map(|(s, _)| s.label()).collect();
-        labels.join(" and ")
+        labels.join(separator)
     }
 
     fn count_shape(&mut self, shape: Shape) {

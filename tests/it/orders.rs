@@ -352,3 +352,60 @@ fn verify_answers_other_orders_with_solutions_and_says_n_a_for_a_9x9_backend() {
     let solution = sudobench::order::format::parse_chars(fields[2]).unwrap();
     check(&puzzle, &solution).unwrap();
 }
+
+#[test]
+fn bench_machine_output_counts_n_a_and_names_the_shapes_and_shards_merge_into_the_run() {
+    let nine = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let four = "1...2..3...4..2.";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.txt");
+    std::fs::write(&path, format!("{four}\n{nine}\n{four}\n{nine}\n{four}\n")).unwrap();
+    let path = path.to_str().unwrap();
+    let bench = |extra: &[&str]| {
+        let mut args = vec![
+            "bench",
+            "--backends",
+            "wide,bitmask",
+            "--time-budget",
+            "0",
+            "--format",
+        ];
+        args.extend_from_slice(extra);
+        args.push(path);
+        let out = run(&args, b"");
+        assert!(out.status.success(), "{}", crate::common::stderr(&out));
+        crate::common::stdout(&out)
+    };
+    let json = bench(&["json"]);
+    let rows: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // wide solves both orders; bitmask only the two 9x9 puzzles, the three 4x4 are n/a.
+    for (row, covered, n_a) in [(&rows[0], 5, 0), (&rows[1], 2, 3)] {
+        assert_eq!(row["covered"], covered, "{row}");
+        assert_eq!(row["not_applicable"], n_a, "{row}");
+        assert_eq!(row["shapes"], "4x4 9x9", "{row}");
+    }
+    let csv = bench(&["csv"]);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    assert_eq!(header[header.len() - 2..], ["not_applicable", "shapes"]);
+    assert!(csv.lines().nth(2).unwrap().ends_with(",3,4x4 9x9"), "{csv}");
+    // Two shards, one with only 4x4 records: the merge adds the n/a counts and joins shapes.
+    let mut parts = Vec::new();
+    for k in ["1/2", "2/2"] {
+        parts.push(bench(&["json", "--shard", k]));
+    }
+    let p1 = dir.path().join("p1");
+    let p2 = dir.path().join("p2");
+    std::fs::write(&p1, &parts[0]).unwrap();
+    std::fs::write(&p2, &parts[1]).unwrap();
+    let out = run(&["merge", p1.to_str().unwrap(), p2.to_str().unwrap()], b"");
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    let merged: Vec<serde_json::Value> = crate::common::stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(merged[1]["not_applicable"], 3, "{:?}", merged[1]);
+    assert_eq!(merged[1]["shapes"], "4x4 9x9", "{:?}", merged[1]);
+}
