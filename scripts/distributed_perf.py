@@ -72,8 +72,8 @@ def main():
                 dask[name, workers] = best(args.repeat, lambda: fn(client))
     for name in work:
         one, two = dask[name, 1], dask[name, 2]
-        print(f"{name}: CLI {cli[name]:.2f} s, 1 worker {one:.2f} s "
-              f"({one / cli[name]:.2f}x the CLI's time), 2 workers {two:.2f} s "
+        print(f"{name}: CLI {cli[name]:.3f} s, 1 worker {one:.3f} s "
+              f"({one / cli[name]:.2f}x the CLI's time), 2 workers {two:.3f} s "
               f"(speed-up {one / two:.2f}x)")
     print("load:", os.getloadavg())
 

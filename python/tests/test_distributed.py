@@ -123,6 +123,23 @@ def test_generate_equals_the_cli(client):
     assert len(run.lines) == 45
 
 
+def test_generate_by_default_equals_the_cli_too(client):
+    run = sd.generate(client, count=45, seed=7)
+    assert run.ok
+    assert run.output == cli("generate", "--count", "45", "--seed", "7")
+
+
+def test_plain_generate_takes_one_large_task_a_worker_and_hard_generate_four():
+    # Plain puzzles cost about the same each: one task per worker, up to the floor size.
+    assert sd._generate_chunk_size(2000, 2, {}) == 1000
+    assert sd._generate_chunk_size(2000, 1, {}) == 2000
+    assert sd._generate_chunk_size(100_000, 2, {}) == 12_500
+    assert sd._generate_chunk_size(30_000, 2, {}) == sd.PLAIN_GENERATE_CHUNK
+    assert sd._generate_chunk_size(3, 8, {}) == 1
+    # A hardness goal makes costs vary: four tasks per worker for balance.
+    assert sd._generate_chunk_size(2000, 2, {"min_guesses": 20.0}) == 250
+
+
 def test_a_chunk_that_keeps_failing_is_reported_with_its_records(client):
     run = sd.generate(client, count=12, seed=1, chunk_size=5, retries=1, confirm="no-such")
     assert not run.ok
