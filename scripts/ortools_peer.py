@@ -7,7 +7,11 @@ clock, so RESULTS.md can put CP-SAT beside sudobench's backends.
 
 Not a CI dependency: `pip install ortools` first. Usage:
 
-    scripts/ortools_peer.py [--sample N] FILE...
+    scripts/ortools_peer.py [--sample N] [--time-limit S] [--each] FILE...
+
+`--time-limit S` gives CP-SAT S seconds per puzzle (its `max_time_in_seconds`); a puzzle it
+does not decide in time is counted `unknown`, with the time spent. `--each` prints one line
+per puzzle (file, record number, count, CPU seconds) before the file's summary.
 
 Reads one-line puzzles (characters `.`/`0` and `1-9A-Z`, or n^4 numbers) from plain or
 gzipped files; `#` lines are comments. Every solution is checked against the rules here
@@ -78,7 +82,7 @@ def valid(puzzle, grid, n):
     return True
 
 
-def count(puzzle):
+def count(puzzle, time_limit=None):
     side = math.isqrt(len(puzzle))
     n = math.isqrt(side)
     model = cp_model.CpModel()
@@ -94,32 +98,45 @@ def count(puzzle):
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.enumerate_all_solutions = True
+    if time_limit:
+        solver.parameters.max_time_in_seconds = time_limit
     stop = Stop(cells)
-    solver.Solve(model, stop)
+    status = solver.Solve(model, stop)
     for grid in stop.found:
         if not valid(puzzle, grid, n):
             raise SystemExit(f"CP-SAT returned an invalid solution for {puzzle}")
+    # Fewer than two solutions and a search that did not end: undecided (the time ran out).
+    if len(stop.found) < 2 and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return None
     return len(stop.found)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=0, help="first N puzzles of each file")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds per puzzle (undecided puzzles count as unknown)")
+    parser.add_argument("--each", action="store_true", help="one line per puzzle")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
     print(f"{'set':<28} {'cpu puzzles/s':>14} {'cpu µs/puzzle':>14} {'puzzles':>8} "
-          f"{'unique':>7} {'multiple':>8} {'none':>5}")
+          f"{'unique':>7} {'multiple':>8} {'none':>5} {'unknown':>7}")
     for path in args.files:
         puzzles = read(path, args.sample)
-        counts = [0, 0, 0]
+        counts = [0, 0, 0, 0]
         start = time.process_time()
-        for p in puzzles:
-            counts[count(p)] += 1
+        for i, p in enumerate(puzzles):
+            began = time.process_time()
+            found = count(p, args.time_limit)
+            counts[3 if found is None else found] += 1
+            if args.each:
+                said = "unknown" if found is None else ["0", "1", "2+"][found]
+                print(f"{path}:{i + 1} {said} {time.process_time() - began:.3f} s")
         spent = time.process_time() - start
         name = path.rsplit("/", 1)[-1].split(".")[0]
         rate = len(puzzles) / spent if spent else 0.0
         print(f"{name:<28} {rate:>14,.1f} {spent * 1e6 / max(len(puzzles), 1):>14,.0f} "
-              f"{len(puzzles):>8} {counts[1]:>7} {counts[2]:>8} {counts[0]:>5}")
+              f"{len(puzzles):>8} {counts[1]:>7} {counts[2]:>8} {counts[0]:>5} {counts[3]:>7}")
     sys.stdout.flush()
 
 
