@@ -4,9 +4,11 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use sudobench::format::{OpenError, Reader};
 use sudobench::judge;
+use sudobench::order::{format as order_format, Order, OrderGrid};
+use sudobench::puzzle::Solution;
 use sudobench::solver::{Clock, Count, Limit, Options, Solver};
 use sudobench::{backends, verify, Candidates, Grid};
 
@@ -18,7 +20,31 @@ pub fn backend_names() -> Vec<&'static str> {
     backends::builtin_names().collect()
 }
 
-/// Parses an 81-character clue line (`1`-`9`, `.` or `0`) or a 729-character pencilmark line.
+/// Why a line of the wrong length is no grid: the lengths grids of each order have.
+pub fn length_error(n: usize, pencilmarks: bool) -> String {
+    let marks = if pencilmarks {
+        ", or 729 for pencilmarks"
+    } else {
+        ""
+    };
+    format!(
+        "has {n} characters, expected 81 for 9x9 (16, 256 or 625 for 4x4, 16x16 or 25x25{marks}; \
+         whitespace-separated numbers for any order)"
+    )
+}
+
+/// The grid of a line of any order: n⁴ characters (orders 2 to 5) or n⁴ whitespace-separated
+/// numbers (any order).
+fn order_line(text: &[u8], pencilmarks: bool) -> Result<OrderGrid, String> {
+    let text = std::str::from_utf8(text).map_err(|_| "is not valid UTF-8".to_string())?;
+    if !order_format::is_numbers_line(text) && Order::from_cells(text.chars().count()).is_none() {
+        return Err(length_error(text.chars().count(), pencilmarks));
+    }
+    order_format::parse_line(text).map_err(|e| e.to_string())
+}
+
+/// Parses a puzzle line: 81 characters (`1`-`9`, `.` or `0`), a 729-character pencilmark
+/// line, or a clue grid of another order (n⁴ characters up to 25x25, or numbers).
 pub fn parse_puzzle(text: &[u8]) -> Result<Puzzle, String> {
     match text.len() {
         81 => Grid::from_bytes(text)
@@ -27,49 +53,75 @@ pub fn parse_puzzle(text: &[u8]) -> Result<Puzzle, String> {
         729 => Candidates::from_bytes(text)
             .map(Puzzle::Candidates)
             .map_err(|e| e.to_string()),
-        n => Err(format!(
-            "has {n} characters, expected 81 (or 729 for pencilmarks)"
-        )),
+        _ => order_line(text, true).map(Puzzle::from_order_grid),
     }
 }
 
-/// A clue grid from cell values already checked to be 0..=9.
-pub fn puzzle_from_cells(cells: [u8; 81]) -> Result<Puzzle, String> {
-    Grid::from_cells(cells)
-        .map(Puzzle::Grid)
+/// A clue grid of `order` from cell values already checked to be 0..=n².
+pub fn puzzle_from_cells(order: Order, cells: Vec<u8>) -> Result<Puzzle, String> {
+    if order.n() == 3 {
+        let cells: [u8; 81] = cells
+            .try_into()
+            .map_err(|_| "a 9x9 grid has 81 cells".to_string())?;
+        return Grid::from_cells(cells)
+            .map(Puzzle::Grid)
+            .map_err(|e| e.to_string());
+    }
+    OrderGrid::from_values(order, cells)
+        .map(Puzzle::from_order_grid)
         .map_err(|e| e.to_string())
 }
 
-/// Cell values (0 for an empty cell) of an 81-character grid line.
-pub fn parse_grid(text: &[u8]) -> Result<[u8; 81], String> {
-    Grid::from_bytes(text)
-        .map(|g| *g.cells())
-        .map_err(|e| e.to_string())
+/// Cell values (0 for an empty cell) of a grid line of any order.
+pub fn parse_grid(text: &[u8]) -> Result<Vec<u8>, String> {
+    if text.len() == 81 {
+        return Grid::from_bytes(text)
+            .map(|g| g.cells().to_vec())
+            .map_err(|e| e.to_string());
+    }
+    order_line(text, false).map(|g| g.cells().to_vec())
 }
 
-/// Whether `cells` is a complete valid grid that keeps the puzzle's clues (or, for pencilmarks,
-/// uses only candidates), by the library's independent verifier.
-pub fn is_solution(puzzle: &Puzzle, cells: &[u8; 81]) -> bool {
-    match Grid::from_cells(*cells) {
-        Ok(grid) => verify::check_puzzle(puzzle, &grid).is_ok(),
-        Err(_) => false,
+/// Whether `cells` is a complete valid grid of the puzzle's order that keeps its clues (or,
+/// for pencilmarks, uses only candidates), by the library's independent verifier.
+pub fn is_solution(puzzle: &Puzzle, cells: &[u8]) -> bool {
+    match puzzle {
+        Puzzle::Order(p) => {
+            cells.len() == p.order().cells()
+                && OrderGrid::from_values(p.order(), cells.to_vec()).is_ok_and(|g| {
+                    verify::check_solution(puzzle, &Solution::Order(Arc::new(g))).is_ok()
+                })
+        }
+        _ => <[u8; 81]>::try_from(cells)
+            .ok()
+            .and_then(|c| Grid::from_cells(c).ok())
+            .is_some_and(|grid| verify::check_puzzle(puzzle, &grid).is_ok()),
+    }
+}
+
+/// The cell values of a solution of any order.
+pub fn solution_cells(solution: &Solution) -> &[u8] {
+    match solution {
+        Solution::Grid(g) => g.cells(),
+        Solution::Order(g) => g.cells(),
     }
 }
 
 /// What one puzzle's search found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Answer {
     /// Solutions found, at most the limit (the limit itself meaning "that many or more");
     /// `None` when the backend could not decide.
     pub count: Option<u32>,
     /// The first solution found, verified.
-    pub solution: Option<[u8; 81]>,
+    pub solution: Option<Solution>,
 }
 
 /// One backend instance; it is reused for every puzzle of a thread's share of a batch.
 pub struct Backend {
     name: String,
     solver: Box<dyn Solver>,
+    problems: &'static [backends::ProblemKind],
 }
 
 /// Puzzles handed to a backend at once (an `exec:` program pipelines them).
@@ -92,10 +144,33 @@ impl Backend {
             options.lib_worker_args = worker.args();
         }
         let solver = backends::build(name, &options).map_err(|e| e.to_string())?;
+        let problems = backends::facts(name).map_err(|e| e.to_string())?.problems;
         Ok(Backend {
             name: name.to_string(),
             solver,
+            problems,
         })
+    }
+
+    /// The first puzzle the backend does not solve (another order than it supports), with
+    /// why: such a batch is refused before anything runs.
+    pub fn first_unsupported(&self, puzzles: &[Puzzle]) -> Option<(usize, String)> {
+        let (i, puzzle) = puzzles
+            .iter()
+            .enumerate()
+            .find(|(_, p)| !self.problems.contains(&backends::ProblemKind::of(p)))?;
+        let why = format!(
+            "backend {} solves 9x9 puzzles only, this one is {} (backends of every order: {})",
+            self.name,
+            puzzle.shape().label(),
+            backends::BACKENDS
+                .iter()
+                .filter(|b| b.problems.contains(&backends::ProblemKind::SudokuOrders))
+                .map(|b| b.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        Some((i, why))
     }
 
     /// Looks for up to `limit` solutions of each puzzle, writing one answer per puzzle into
@@ -137,7 +212,7 @@ impl Backend {
                 };
                 *slot = Answer {
                     count,
-                    solution: outcome.solution().map(|g| *g.cells()),
+                    solution: outcome.first_solution().cloned(),
                 };
             }
         }

@@ -16,6 +16,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
+use sudobench::order::Order;
+use sudobench::puzzle::Solution;
 
 /// Names of the built-in backends, for the ``backend`` argument of :func:`count` and
 /// :func:`solve`. ``"exec:CMD"`` (an external program speaking sudobench's line protocol) and
@@ -30,7 +32,11 @@ fn backends() -> Vec<&'static str> {
 ///
 /// ``puzzles`` is a sequence of strings (81 characters: ``1``-``9`` for clues, ``.`` or ``0``
 /// for empty cells; or 729-character pencilmark lines) or a numpy integer array of shape
-/// ``(N, 81)`` or ``(N, 9, 9)`` with 0 for empty cells.
+/// ``(N, 81)`` or ``(N, 9, 9)`` with 0 for empty cells. Grids of another order n (4x4,
+/// 16x16 ... 64x64) are strings of n⁴ characters up to 25x25 (``1``-``9`` then ``A``-``Z``)
+/// or of n⁴ whitespace-separated numbers for any order, or arrays of shape ``(N, n⁴)`` or
+/// ``(N, n², n²)``; only backends of every order (``wide``, ``basic``, ``dlx``,
+/// ``dlx-array``, ``sat``) take them.
 ///
 /// Returns one entry per puzzle, in order: the number of solutions found, where ``limit``
 /// means "``limit`` or more" (so with the default ``limit=2``: 0 none, 1 unique, 2 several),
@@ -85,9 +91,10 @@ fn count(
 /// solution, two or more, or undecided: an incomplete backend that gave up, or ``max_nodes``
 /// spent). Use :func:`count` to tell these apart.
 ///
-/// For a sequence of strings: a list of 81-digit strings, ``None`` for unsolved. For a numpy
-/// array: an array of the same shape and dtype, each row (or 9x9 block) the solution's digits
-/// 1-9, and all zeros for unsolved. Every returned solution has passed the library's
+/// For a sequence of strings: a list of 81-digit strings (for another order, the order's line
+/// form: characters up to 25x25, numbers above), ``None`` for unsolved. For a numpy array: an
+/// array of the same shape and dtype, each row (or block) the solution's values, and all
+/// zeros for unsolved. Every returned solution has passed the library's
 /// independent verifier.
 ///
 /// ``backend``, ``threads`` and ``max_nodes`` and the errors raised are as for :func:`count`.
@@ -114,16 +121,20 @@ fn solve<'py>(
     });
     match input.array {
         Some(layout) => {
-            let mut flat = Vec::with_capacity(answers.len() * 81);
+            let cells = layout.order.cells();
+            let mut flat = Vec::with_capacity(answers.len() * cells);
             for solution in unique {
-                flat.extend_from_slice(solution.unwrap_or(&[0; 81]));
+                match solution {
+                    Some(s) => flat.extend_from_slice(bridge::solution_cells(s)),
+                    None => flat.resize(flat.len() + cells, 0),
+                }
             }
             let out = PyArray1::from_vec(py, flat).reshape(layout.shape)?;
             out.call_method1("astype", (layout.dtype,))
         }
         None => {
             let lines: Vec<Option<Bound<'py, PyString>>> = unique
-                .map(|s| s.map(|cells| PyString::new(py, &digits(cells))))
+                .map(|s| s.map(|s| PyString::new(py, &solution_text(s))))
                 .collect();
             Ok(lines.into_pyobject(py)?.into_any())
         }
@@ -131,12 +142,15 @@ fn solve<'py>(
 }
 
 /// Whether each grid is a solution of its puzzle: complete, every row, column and box holding
-/// 1-9 once, and keeping every clue of the puzzle (for a pencilmark puzzle: using only its
-/// candidates). Checked by the library's independent verifier.
+/// each symbol once (1-9 for 9x9, 1-n² for order n), and keeping every clue of the puzzle
+/// (for a pencilmark puzzle: using only its candidates). Checked by the library's independent
+/// verifier.
 ///
 /// ``puzzles`` as for :func:`count`; ``grids`` the same number of grids, as a sequence of
-/// 81-character strings (``None`` entries allowed, e.g. from :func:`solve`) or a numpy integer
-/// array of shape ``(N, 81)`` or ``(N, 9, 9)``. An incomplete grid (``.``/``0`` cells), a
+/// strings (81 characters, or another order's line form; ``None`` entries allowed, e.g. from
+/// :func:`solve`) or a numpy integer array of shape ``(N, 81)`` or ``(N, 9, 9)`` (or of
+/// another order, as for :func:`count`). A grid of another order than its puzzle's, an
+/// incomplete grid (``.``/``0`` cells), a
 /// ``None`` and an all-zero row are simply not solutions (``False``).
 ///
 /// Raises ``ValueError`` when the lengths differ or an entry is malformed (naming its index).
@@ -168,11 +182,12 @@ fn check(
 /// Reads a puzzle file in any format sudobench reads, plain or gzipped (detected by the gzip
 /// magic bytes): one puzzle per line (81 characters, optional metadata after whitespace),
 /// ``#`` comment lines, CSV with a puzzle and a solution column (Kaggle's ``quizzes,solutions``)
-/// and 729-character pencilmark lines. ``"-"`` reads standard input.
+/// and 729-character pencilmark lines; and grids of the other orders in their formats
+/// (n⁴ characters, numbers lines, blocks of n² lines). ``"-"`` reads standard input.
 ///
 /// Returns ``(puzzles, solutions)``: the puzzles as 81-character strings with ``.`` for empty
-/// cells (729 characters for pencilmarks), and for each the file's expected solution as an
-/// 81-digit string, or ``None`` where the file gives none.
+/// cells (729 characters for pencilmarks; another order's line form for its grids), and for
+/// each the file's expected solution as a string, or ``None`` where the file gives none.
 ///
 /// Raises ``OSError`` (``FileNotFoundError``, ``IsADirectoryError``, ...) if the file cannot be
 /// opened and ``ValueError`` naming file and line at the first malformed record or corrupt
@@ -273,14 +288,20 @@ fn _lib_worker(py: Python<'_>, args: Vec<String>) -> PyResult<bool> {
         .map_err(PyValueError::new_err)
 }
 
-fn digits(cells: &[u8; 81]) -> String {
-    cells.iter().map(|&d| char::from(b'0' + d)).collect()
+/// A solution as text: 81 digits for 9x9, the order's line form otherwise (characters up to
+/// 25x25, numbers above).
+fn solution_text(solution: &Solution) -> String {
+    match solution {
+        Solution::Grid(g) => g.cells().iter().map(|&d| char::from(b'0' + d)).collect(),
+        Solution::Order(_) => solution.to_line(),
+    }
 }
 
-/// The shape and dtype of a numpy argument, to answer in kind.
+/// The shape, dtype and puzzle order of a numpy argument, to answer in kind.
 struct Layout<'py> {
     shape: Vec<usize>,
     dtype: Bound<'py, PyArrayDescr>,
+    order: Order,
 }
 
 /// Puzzles parsed from a Python argument, and the array layout when it was a numpy array.
@@ -290,16 +311,19 @@ struct Input<'py> {
 }
 
 fn puzzles_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Input<'py>> {
-    if let Some(array) = numpy_array(obj, "puzzles")? {
-        let cells = array_cells(array, "puzzle")?;
+    if let Some((array, order)) = numpy_array(obj, "puzzles")? {
+        let cells = array_cells(array, order, "puzzle")?;
         let puzzles = cells
             .into_iter()
             .enumerate()
-            .map(|(i, c)| bridge::puzzle_from_cells(c).map_err(|e| item_error("puzzle", i, e)))
+            .map(|(i, c)| {
+                bridge::puzzle_from_cells(order, c).map_err(|e| item_error("puzzle", i, e))
+            })
             .collect::<PyResult<_>>()?;
         let layout = Layout {
             shape: array.shape().to_vec(),
             dtype: array.dtype(),
+            order,
         };
         return Ok(Input {
             puzzles,
@@ -307,7 +331,7 @@ fn puzzles_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Input<'py>> {
         });
     }
     let puzzles = text_items(obj, "puzzles", "puzzle", |i, item| {
-        let text = item_text(item, "puzzle", i, "str of 81 (or 729) characters")?;
+        let text = item_text(item, "puzzle", i, "str of 81 (or 729) characters", true)?;
         bridge::parse_puzzle(text.as_bytes()).map_err(|e| item_error("puzzle", i, e))
     })?;
     Ok(Input {
@@ -316,15 +340,18 @@ fn puzzles_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Input<'py>> {
     })
 }
 
-fn grids_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Option<[u8; 81]>>> {
-    if let Some(array) = numpy_array(obj, "grids")? {
-        return Ok(array_cells(array, "grid")?.into_iter().map(Some).collect());
+fn grids_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Option<Vec<u8>>>> {
+    if let Some((array, order)) = numpy_array(obj, "grids")? {
+        return Ok(array_cells(array, order, "grid")?
+            .into_iter()
+            .map(Some)
+            .collect());
     }
     text_items(obj, "grids", "grid", |i, item| {
         if item.is_none() {
             return Ok(None);
         }
-        let text = item_text(item, "grid", i, "str of 81 characters or None")?;
+        let text = item_text(item, "grid", i, "str of 81 characters or None", false)?;
         bridge::parse_grid(text.as_bytes())
             .map(Some)
             .map_err(|e| item_error("grid", i, e))
@@ -365,6 +392,7 @@ fn item_text<'a>(
     what: &str,
     index: usize,
     expected: &str,
+    pencilmarks: bool,
 ) -> PyResult<&'a str> {
     let s = item.cast::<PyString>().map_err(|_| {
         item_error(
@@ -378,10 +406,10 @@ fn item_text<'a>(
         .map_err(|_| item_error(what, index, "is not valid Unicode text"))?;
     if let Some((column, ch)) = text.chars().enumerate().find(|(_, c)| !c.is_ascii()) {
         let n = text.chars().count();
-        let reason = if n == 81 || n == 729 {
+        let reason = if Order::from_cells(n).is_some() || (pencilmarks && n == 729) {
             format!("illegal character {ch:?} at column {}", column + 1)
         } else {
-            format!("has {n} characters, expected 81")
+            bridge::length_error(n, pencilmarks)
         };
         return Err(item_error(what, index, reason));
     }
@@ -395,13 +423,13 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "object".to_string())
 }
 
-/// The argument as a numpy array, if it is one. Numpy is not imported for this: an object
-/// can only be an array if numpy is already loaded. A one-dimensional array of strings is
-/// left to the sequence path.
+/// The argument as a numpy array, with the order of its grids, if it is one. Numpy is not
+/// imported for this: an object can only be an array if numpy is already loaded. A
+/// one-dimensional array of strings is left to the sequence path.
 fn numpy_array<'a, 'py>(
     obj: &'a Bound<'py, PyAny>,
     arg: &str,
-) -> PyResult<Option<&'a Bound<'py, PyUntypedArray>>> {
+) -> PyResult<Option<(&'a Bound<'py, PyUntypedArray>, Order)>> {
     let py = obj.py();
     let loaded = py.import("sys")?.getattr("modules")?.contains("numpy")?;
     if !loaded {
@@ -415,19 +443,25 @@ fn numpy_array<'a, 'py>(
         return Ok(None);
     }
     let shape = array.shape();
-    if !matches!(shape, [_, 81] | [_, 9, 9]) {
+    let order = match *shape {
+        [_, cells] => Order::from_cells(cells),
+        [_, rows, columns] if rows == columns => Order::from_side(rows),
+        _ => None,
+    };
+    let Some(order) = order else {
         return Err(PyValueError::new_err(format!(
-            "{arg}: expected an array of shape (N, 81) or (N, 9, 9), got shape {}",
+            "{arg}: expected an array of shape (N, 81) or (N, 9, 9) (for another order n: \
+             (N, n⁴) or (N, n², n²)), got shape {}",
             python_tuple(shape)
         )));
-    }
+    };
     if !matches!(kind, b'i' | b'u') {
         return Err(PyValueError::new_err(format!(
             "{arg}: expected an integer array (0 for empty cells), got dtype {}",
             array.dtype()
         )));
     }
-    Ok(Some(array))
+    Ok(Some((array, order)))
 }
 
 /// A shape as Python writes it: `(3, 80)`, `(81,)`.
@@ -439,12 +473,16 @@ fn python_tuple(shape: &[usize]) -> String {
     }
 }
 
-/// The cells of every row of an integer array of shape (N, 81) or (N, 9, 9).
-fn array_cells(array: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<Vec<[u8; 81]>> {
+/// The cells of every row of an integer array of shape (N, n⁴) or (N, n², n²).
+fn array_cells(
+    array: &Bound<'_, PyUntypedArray>,
+    order: Order,
+    what: &str,
+) -> PyResult<Vec<Vec<u8>>> {
     macro_rules! by_dtype {
         ($($t:ty),*) => {
             $(if let Ok(a) = array.cast::<PyArrayDyn<$t>>() {
-                return typed_cells(a, what);
+                return typed_cells(a, order, what);
             })*
         };
     }
@@ -457,24 +495,28 @@ fn array_cells(array: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<Vec<[u
 
 fn typed_cells<T: Element + Copy + Into<i128>>(
     array: &Bound<'_, PyArrayDyn<T>>,
+    order: Order,
     what: &str,
-) -> PyResult<Vec<[u8; 81]>> {
+) -> PyResult<Vec<Vec<u8>>> {
     let readonly = array.try_readonly()?;
     let view = readonly.as_array();
+    let side = order.side();
     let mut out = Vec::with_capacity(view.shape()[0]);
     for (i, row) in view.outer_iter().enumerate() {
-        let mut cells = [0u8; 81];
+        let mut cells = vec![0u8; order.cells()];
         for (cell, (slot, &value)) in cells.iter_mut().zip(row.iter()).enumerate() {
             let value: i128 = value.into();
             *slot = u8::try_from(value)
                 .ok()
-                .filter(|&v| v <= 9)
+                .filter(|&v| usize::from(v) <= side)
                 .ok_or_else(|| {
-                    let (r, c) = (cell / 9 + 1, cell % 9 + 1);
+                    let (r, c) = (cell / side + 1, cell % side + 1);
                     item_error(
                         what,
                         i,
-                        format!("cell {cell} (row {r}, column {c}) holds {value}, expected 0-9"),
+                        format!(
+                            "cell {cell} (row {r}, column {c}) holds {value}, expected 0-{side}"
+                        ),
                     )
                 })?;
         }
@@ -552,6 +594,9 @@ fn run(
         }
     }
 
+    if let Some((i, why)) = first.first_unsupported(puzzles) {
+        return Err(item_error("puzzle", i, why));
+    }
     let result = py.detach(|| {
         let n = puzzles.len();
         let piece = n.div_ceil(threads * 16).clamp(1, bridge::CHUNK);

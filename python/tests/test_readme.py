@@ -18,15 +18,19 @@ def test_install_line():
     assert "```sh\npip install ./python\n```" in section()
 
 
-def test_example_runs(capsys):
+def test_examples_run(capsys):
     blocks = re.findall(r"```python\n(.*?)```", section(), re.S)
-    assert len(blocks) == 1
+    assert len(blocks) == 2
     cwd = os.getcwd()
     os.chdir(ROOT)
+    names: dict = {}
     try:
-        exec(compile(blocks[0], "docs/python.md", "exec"), {})
+        for block in blocks:  # in one namespace, as a reader runs them in one session
+            exec(compile(block, "docs/python.md", "exec"), names)
     finally:
         os.chdir(cwd)
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("['basic', 'bitmask', 'logic'")
     assert lines[1] == "[2, 1]"
+    assert lines[2] == "[288]"
+    assert lines[3].startswith("puzzle 0: backend bitmask solves 9x9 puzzles only, this one is 16x16")

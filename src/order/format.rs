@@ -228,6 +228,19 @@ pub fn numbers_grid(nums: &[(u8, usize, u64)]) -> Option<Result<OrderGrid, Forma
     }))
 }
 
+/// One grid of any order from one line of text: whitespace-separated numbers (`0` empty,
+/// n⁴ of them) or n⁴ characters (`.`/`0` empty, symbols `1`–`9` then `A`–`Z`). For callers
+/// that hand over single grids (the Python module); files go through the readers.
+pub fn parse_line(text: &str) -> Result<OrderGrid, FormatError> {
+    let text = text.trim();
+    if is_numbers_line(text) {
+        let nums = numbers(text)?;
+        let found = nums.len();
+        return numbers_grid(&nums).unwrap_or(Err(FormatError::Count { found }));
+    }
+    parse_chars(text)
+}
+
 /// The values of numbers of an order, or the first number above n².
 pub fn values(order: Order, nums: &[(u8, usize, u64)]) -> Result<Vec<u8>, FormatError> {
     nums.iter()
@@ -293,6 +306,22 @@ mod tests {
             }
             assert_eq!(parse_chars(&g.to_line()).unwrap(), g);
         }
+    }
+
+    #[test]
+    fn a_line_of_any_order_parses_as_numbers_or_characters() {
+        for order in Order::ALL {
+            let mut g = OrderGrid::empty(order);
+            for i in 0..order.cells() {
+                g.set(i, (i % (order.side() + 1)) as u8);
+            }
+            assert_eq!(parse_line(&to_numbers(&g)).unwrap(), g, "{order}");
+            assert_eq!(parse_line(&to_line(&g)).unwrap(), g, "{order}");
+        }
+        let e = parse_line(&"0 ".repeat(17)).unwrap_err();
+        assert!(e.to_string().starts_with("line has 17 numbers"), "{e}");
+        let e = parse_line(&format!("17 {}", "0 ".repeat(15))).unwrap_err();
+        assert!(e.to_string().contains("17 is above 4"), "{e}");
     }
 
     #[test]

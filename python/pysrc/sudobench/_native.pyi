@@ -10,7 +10,8 @@ import numpy.typing as npt
 _IntArray = TypeVar("_IntArray", bound=npt.NDArray[np.integer])
 
 #: A batch of puzzles: 81-character strings (or 729-character pencilmark lines), or an integer
-#: array of shape (N, 81) or (N, 9, 9) with 0 for empty cells.
+#: array of shape (N, 81) or (N, 9, 9) with 0 for empty cells; grids of another order n as
+#: n⁴ characters (up to 25x25) or n⁴ numbers, arrays of shape (N, n⁴) or (N, n², n²).
 _Puzzles = Union[Iterable[str], npt.NDArray[np.integer]]
 
 __all__ = [
