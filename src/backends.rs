@@ -137,7 +137,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     build: |o| Ok(Box::new(solver::logic::Logic::new(o, LogicConfig::LOCKED))),
 }, BackendInfo {
     name: "sat",
-    description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness (other orders: the exact-cover CNF of the reduced grid)",
+    description: "CNF encoding (--encoding minimal|extended|reduced|augmented) solved by varisat; blocking clause for uniqueness (other orders: the reduced encoding written for any order)",
     kind: Kind::Sat,
     complete: true,
     default: true,
@@ -153,7 +153,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: false,
     referee_rank: None,
     closure: None,
-    problems: SUDOKU9,
+    problems: EVERY_ORDER,
     build: |o| Ok(Box::new(solver::sat::batsat::SatBatsat::new(o))),
 }, #[cfg(feature = "cadical")] BackendInfo {
     name: "sat-cadical",
@@ -163,7 +163,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: false,
     referee_rank: None,
     closure: None,
-    problems: SUDOKU9,
+    problems: EVERY_ORDER,
     build: |o| Ok(Box::new(solver::sat::cadical::SatCadical::new(o))),
 }, BackendInfo {
     name: "projection",

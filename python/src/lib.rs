@@ -36,7 +36,7 @@ fn backends() -> Vec<&'static str> {
 /// 16x16 ... 64x64) are strings of n⁴ characters up to 25x25 (``1``-``9`` then ``A``-``Z``)
 /// or of n⁴ whitespace-separated numbers for any order, or arrays of shape ``(N, n⁴)`` or
 /// ``(N, n², n²)``; only backends of every order (``wide``, ``basic``, ``dlx``,
-/// ``dlx-array``, ``sat``) take them.
+/// ``dlx-array`` and the ``sat`` backends) take them.
 ///
 /// Returns one entry per puzzle, in order: the number of solutions found, where ``limit``
 /// means "``limit`` or more" (so with the default ``limit=2``: 0 none, 1 unique, 2 several),

@@ -8,7 +8,7 @@ import pytest
 import sudobench
 from conftest import DATA, PUZZLE
 
-EVERY_ORDER = ["wide", "basic", "dlx", "dlx-array", "sat"]
+EVERY_ORDER = ["wide", "basic", "dlx", "dlx-array", "sat", "sat-batsat", "sat-cadical"]
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 

@@ -1,14 +1,14 @@
-//! `dlx`, `dlx-array` and `sat` on grids of other orders than 9×9: the grid reduced by its
-//! clues to exact cover ([`crate::xc::order`]) and solved by the exact-cover engine of the same
-//! method (Algorithm C with dancing links, Algorithm X with counter arrays, varisat on the
-//! exact-cover CNF); each cover maps back to a grid.
+//! `dlx` and `dlx-array` on grids of other orders than 9×9: the grid reduced by its clues to
+//! exact cover ([`crate::xc::order`]) and solved by the exact-cover engine of the same method
+//! (Algorithm C with dancing links, Algorithm X with counter arrays); each cover maps back to
+//! a grid. (The SAT backends encode other orders directly: [`crate::solver::sat::order_cnf`].)
 
 use super::{Limit, Outcome, Stats};
 use crate::order::OrderGrid;
 use crate::puzzle::Solution;
 use crate::xc::order::{fill, reduce, Reduced};
 
-/// Solves `grid` with the exact-cover engine `engine` (`dlx`, `dlx-array` or `sat`).
+/// Solves `grid` with the exact-cover engine `engine` (`dlx` or `dlx-array`).
 pub(super) fn solve(
     engine: &str,
     grid: &OrderGrid,

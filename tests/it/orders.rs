@@ -236,15 +236,17 @@ fn every_order_backend_agrees_on_the_bundled_order_sets_and_9x9_backends_say_n_a
             "dlx",
             "dlx-array",
             "sat",
-            "bitmask",
             "sat-batsat",
+            "sat-cadical",
+            "bitmask",
+            "logic",
         ];
         let set = run_set(&path, &names, n);
         assert_eq!(set.records, n as u64, "{file}");
         assert_eq!(set.mismatch_total, 0, "{file}: {:?}", set.mismatches);
         for b in &set.backends {
             match b.name.as_str() {
-                "wide" | "basic" | "dlx" | "dlx-array" | "sat" => {
+                "wide" | "basic" | "dlx" | "dlx-array" | "sat" | "sat-batsat" | "sat-cadical" => {
                     assert_eq!(
                         (b.covered, b.not_applicable),
                         (n as u64, 0),
@@ -312,7 +314,15 @@ fn a_file_mixing_orders_is_read_record_by_record_in_either_order() {
 fn every_order_backend_counts_288_solutions_of_the_empty_4x4() {
     use sudobench::solver::{Count, Limit, Options};
     let empty = sudobench::Puzzle::from_order_grid(OrderGrid::empty(order(2)));
-    for name in ["wide", "basic", "dlx", "dlx-array", "sat"] {
+    for name in [
+        "wide",
+        "basic",
+        "dlx",
+        "dlx-array",
+        "sat",
+        "sat-batsat",
+        "sat-cadical",
+    ] {
         let mut backend = sudobench::backends::build(name, &Options::default()).unwrap();
         let out = backend.solve(&empty, Limit::new(1000).unwrap());
         assert_eq!(out.count(), Count::Exactly(288), "{name}");

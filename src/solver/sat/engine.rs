@@ -6,7 +6,9 @@
 //! `SatBackend<`[`super::batsat::Batsat`]`>`.
 
 use super::encoding::{self, Encoding, Formula, Givens};
-use crate::puzzle::Puzzle;
+use super::order_cnf::OrderCnf;
+use crate::order::OrderGrid;
+use crate::puzzle::{Puzzle, Solution};
 use crate::solver::{Limit, Options, Outcome, Solver, Stats};
 use varisat::{ExtendFormula, Lit};
 
@@ -110,55 +112,134 @@ impl<E: Engine> SatBackend<E> {
     }
 
     fn run(&mut self, givens: Givens<'_>, asked: Limit) -> Outcome {
-        let limit = asked.get();
         self.formula.build(self.encoding, givens);
         let flip = self.place_first;
         let mut session = self.engine.session(self.formula.num_vars());
         for clause in self.formula.clauses() {
             add_clause(&mut session, clause, flip, &mut self.scratch);
         }
-        let mut stats = Stats::default();
-        let mut found = 0u32;
-        let (mut first, mut second) = (None, None);
-        let mut spent = false;
-        loop {
-            if stats.iterations >= self.max_calls {
+        let formula = &self.formula;
+        count_models(
+            &mut session,
+            Counting {
+                vars: formula.num_vars(),
+                asked,
+                max_calls: self.max_calls,
+                flip,
+            },
+            Buffers {
+                truth: &mut self.truth,
+                blocking: &mut self.blocking,
+                scratch: &mut self.scratch,
+            },
+            |truth, blocking| formula.decode(truth, blocking).map(Solution::Grid),
+        )
+    }
+
+    /// A grid of another order than 9×9, through [`OrderCnf`] (the encoding setting is for 9×9).
+    fn run_order(&mut self, grid: &OrderGrid, asked: Limit) -> Outcome {
+        let cnf = OrderCnf::new(grid);
+        let flip = self.place_first;
+        let mut session = self.engine.session(cnf.num_vars());
+        for clause in cnf.clauses() {
+            add_clause(&mut session, clause, flip, &mut self.scratch);
+        }
+        count_models(
+            &mut session,
+            Counting {
+                vars: cnf.num_vars(),
+                asked,
+                max_calls: self.max_calls,
+                flip,
+            },
+            Buffers {
+                truth: &mut self.truth,
+                blocking: &mut self.blocking,
+                scratch: &mut self.scratch,
+            },
+            |truth, blocking| {
+                cnf.decode(grid, truth, blocking)
+                    .map(Solution::from_order_grid)
+            },
+        )
+    }
+}
+
+/// What a count of models is asked.
+struct Counting {
+    /// Variables of the formula.
+    vars: usize,
+    asked: Limit,
+    /// SAT calls allowed.
+    max_calls: u64,
+    /// The solver's variables are the formula's negated (see [`add_clause`]).
+    flip: bool,
+}
+
+/// The buffers a count reuses from puzzle to puzzle.
+struct Buffers<'a> {
+    truth: &'a mut Vec<bool>,
+    blocking: &'a mut Vec<Lit>,
+    scratch: &'a mut Vec<Lit>,
+}
+
+/// Counts the models of the formula loaded in `session`, up to the limit, each found one
+/// blocked by the clause `decode` writes: the loop every SAT backend and every problem
+/// shares. `decode` turns a model into its solution (`None`: the model means no grid).
+fn count_models<S: Session>(
+    session: &mut S,
+    counting: Counting,
+    buffers: Buffers<'_>,
+    mut decode: impl FnMut(&[bool], &mut Vec<Lit>) -> Option<Solution>,
+) -> Outcome {
+    let Counting {
+        vars,
+        asked,
+        max_calls,
+        flip,
+    } = counting;
+    let limit = asked.get();
+    let mut stats = Stats::default();
+    let mut found = 0u32;
+    let (mut first, mut second) = (None, None);
+    let mut spent = false;
+    loop {
+        if stats.iterations >= max_calls {
+            spent = true;
+            break;
+        }
+        stats.iterations += 1;
+        match session.solve() {
+            Some(true) => {}
+            Some(false) => break,
+            None => {
                 spent = true;
                 break;
             }
-            stats.iterations += 1;
-            match session.solve() {
-                Some(true) => {}
-                Some(false) => break,
-                None => {
-                    spent = true;
-                    break;
-                }
-            }
-            self.truth.clear();
-            self.truth.extend(
-                (0..self.formula.num_vars()).map(|v| session.value(v).is_some_and(|b| b != flip)),
-            );
-            let Some(grid) = self.formula.decode(&self.truth, &mut self.blocking) else {
-                return Outcome::unknown(stats);
-            };
-            found += 1;
-            if first.is_none() {
-                first = Some(grid);
-            } else if second.is_none() {
-                second = Some(grid);
-            }
-            if found >= limit {
-                break;
-            }
-            add_clause(&mut session, &self.blocking, flip, &mut self.scratch);
         }
-        if let Some((conflicts, decisions)) = session.counters() {
-            stats.conflicts = conflicts;
-            stats.decisions = decisions;
+        buffers.truth.clear();
+        buffers
+            .truth
+            .extend((0..vars).map(|v| session.value(v).is_some_and(|b| b != flip)));
+        let Some(solution) = decode(buffers.truth, buffers.blocking) else {
+            return Outcome::unknown(stats);
+        };
+        found += 1;
+        if first.is_none() {
+            first = Some(solution);
+        } else if second.is_none() {
+            second = Some(solution);
         }
-        Outcome::searched(found, asked, spent, first, second, stats)
+        if found >= limit {
+            break;
+        }
+        add_clause(session, buffers.blocking, flip, buffers.scratch);
     }
+    if let Some((conflicts, decisions)) = session.counters() {
+        stats.conflicts = conflicts;
+        stats.decisions = decisions;
+    }
+    Outcome::searched(found, asked, spent, first, second, stats)
 }
 
 /// Adds a clause, with every literal negated if `flip` (the solver's variable v then means
@@ -178,12 +259,7 @@ impl<E: Engine> Solver for SatBackend<E> {
         match puzzle {
             Puzzle::Grid(grid) => self.run(Givens::Grid(grid), limit),
             Puzzle::Candidates(candidates) => self.run(Givens::Candidates(candidates), limit),
-            // Other orders: varisat on the exact-cover CNF of the grid reduced by its clues
-            // (the registry lists only `sat` there; the other engines are 9×9 only).
-            Puzzle::Order(g) if self.engine.name() == "sat" => {
-                crate::solver::cover_order::solve("sat", g, limit, Some(self.max_calls))
-            }
-            Puzzle::Order(_) => Outcome::unknown(Stats::default()),
+            Puzzle::Order(g) => self.run_order(g, limit),
         }
     }
 }

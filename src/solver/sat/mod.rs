@@ -46,6 +46,7 @@ pub mod cadical;
 pub mod dimacs;
 pub mod encoding;
 pub mod engine;
+pub mod order_cnf;
 pub mod proof;
 
 pub use encoding::{Encoding, Formula, Givens, Meaning, UnknownEncoding};
