@@ -1,6 +1,9 @@
 //! `sudobench cnf`: writes puzzles as DIMACS CNF in one of the `sat` backend's encodings, so
 //! that any SAT solver can be run on exactly the formula the backend solves.
 //!
+//! Grids of other orders than 9×9 are written in the reduced encoding written for any order
+//! (the one the SAT backends solve them with, [`OrderCnf`]).
+//!
 //! Each argument is a puzzle (81 or 729 characters) or a puzzle file (plain or gzip, `-` for
 //! standard input). One puzzle is written to stdout; several need `--out DIR`, which gets one
 //! `NNNNNN.cnf` per record (numbered from 1 in input order) and a line per record on stdout.
@@ -17,6 +20,7 @@ use std::sync::Arc;
 use sudobench::format::Record;
 use sudobench::grid::{Candidates, Grid};
 use sudobench::puzzle::Puzzle;
+use sudobench::solver::sat::order_cnf::OrderCnf;
 use sudobench::solver::sat::{dimacs, Encoding, Formula, Givens};
 
 /// Arguments of `sudobench cnf`.
@@ -32,7 +36,8 @@ pub struct CnfArgs {
     /// directory is refused).
     #[arg(long, requires = "out")]
     force: bool,
-    /// Puzzles (81 or 729 characters) or puzzle files (`-` or nothing for standard input).
+    /// Puzzles (81 or 729 characters, or a grid of another order) or puzzle files (`-` or
+    /// nothing for standard input).
     puzzles: Vec<String>,
 }
 
@@ -46,7 +51,9 @@ fn literal_puzzle(arg: &str) -> Option<Puzzle> {
         729 => Candidates::from_bytes(arg.as_bytes())
             .ok()
             .map(Puzzle::Candidates),
-        _ => None,
+        _ => sudobench::order::format::parse_line(arg)
+            .ok()
+            .map(Puzzle::from_order_grid),
     }
 }
 
@@ -73,27 +80,35 @@ fn records(args: &[String]) -> Box<dyn Iterator<Item = Input>> {
     )
 }
 
+/// Writes the record's formula; returns its variables and clauses.
 fn write_formula(
     out: &mut dyn Write,
     formula: &mut Formula,
-    enc: Encoding,
+    asked: Option<Encoding>,
     r: &Record,
-) -> io::Result<()> {
+) -> io::Result<(usize, usize)> {
+    let title = format!("sudobench puzzle {} ({}:{})", r.puzzle, r.source, r.line);
     let givens = match &r.puzzle {
         Puzzle::Grid(g) => Givens::Grid(g),
         Puzzle::Candidates(c) => Givens::Candidates(c),
         Puzzle::Order(g) => {
-            return Err(io::Error::other(format!(
-                "{}:{}: cnf writes 9x9 formulas; this puzzle is {}",
-                r.source,
-                r.line,
-                g.order()
-            )))
+            if asked.is_some_and(|e| e != Encoding::Reduced) {
+                return Err(io::Error::other(format!(
+                    "{}:{}: this puzzle is {}: other orders than 9x9 have the reduced encoding \
+                     only (--encoding applies to 9x9)",
+                    r.source,
+                    r.line,
+                    g.order()
+                )));
+            }
+            let cnf = OrderCnf::new(g);
+            dimacs::write_order(out, &cnf, g.order().side(), &[&title])?;
+            return Ok((cnf.num_vars(), cnf.num_clauses()));
         }
     };
-    formula.build(enc, givens);
-    let title = format!("sudobench puzzle {} ({}:{})", r.puzzle, r.source, r.line);
-    dimacs::write(out, formula, &[], &[&title])
+    formula.build(asked.unwrap_or(Encoding::DEFAULT), givens);
+    dimacs::write(out, formula, &[], &[&title])?;
+    Ok((formula.num_vars(), formula.num_clauses()))
 }
 
 /// Refuses a directory holding `.cnf` files, or with `force` deletes them.
@@ -119,7 +134,7 @@ fn clear_old_formulas(dir: &Path, force: bool) -> Result<()> {
 
 /// `sudobench cnf`.
 pub fn cnf(args: &CnfArgs) -> Result<bool> {
-    let encoding = args.encoding.unwrap_or(Encoding::DEFAULT);
+    let encoding = args.encoding;
     let mut formula = Formula::new();
     let mut items = records(&args.puzzles);
     let Some(dir) = &args.out else {
@@ -161,14 +176,12 @@ pub fn cnf(args: &CnfArgs) -> Result<bool> {
                 let file =
                     File::create(&path).with_context(|| format!("creating {}", path.display()))?;
                 let mut w = BufWriter::new(file);
-                write_formula(&mut w, &mut formula, encoding, &record)
-                    .and_then(|()| w.flush())
+                let (vars, clauses) = write_formula(&mut w, &mut formula, encoding, &record)
+                    .and_then(|size| w.flush().map(|()| size))
                     .with_context(|| format!("writing {}", path.display()))?;
                 listing.line(&format!(
-                    "{} {} variables {} clauses",
-                    path.display(),
-                    formula.num_vars(),
-                    formula.num_clauses()
+                    "{} {vars} variables {clauses} clauses",
+                    path.display()
                 ));
             }
         }

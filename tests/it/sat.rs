@@ -749,3 +749,77 @@ fn cli_proofs_of_every_bundled_set_are_checked_by_rate() {
     // solutions.
     assert!(proven >= 60, "{proven}");
 }
+
+/// `cnf` on grids of other orders: the written DIMACS, read by varisat's own parser and
+/// decoded through the `c v N rRcC=V` comments alone, has exactly the puzzle's solutions (one
+/// for a bundled 16x16, 288 for the empty 4x4), each checked by the order verifier.
+#[test]
+fn cnf_writes_other_orders_whose_models_are_exactly_the_solutions() {
+    use sudobench::order::check::check;
+    use sudobench::order::{Order, OrderGrid};
+    let sixteen = sudobench::format::Reader::open(&crate::common::data("orders_16x16_gecode.gz"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .puzzle;
+    let Puzzle::Order(sixteen) = sixteen else {
+        panic!("a 16x16 record")
+    };
+    let sixteen = (*sixteen).clone();
+    let empty = OrderGrid::empty(Order::new(2).unwrap());
+    for (puzzle, want) in [(sixteen, 1), (empty, 288)] {
+        let out = Command::new(BIN)
+            .args(["cnf", &puzzle.to_line()])
+            .output()
+            .unwrap();
+        crate::common::assert_success(&out);
+        let text = String::from_utf8(out.stdout).unwrap();
+        dimacs::parse(&text).unwrap();
+        let formula = varisat::dimacs::DimacsParser::parse(text.as_bytes()).unwrap();
+        let meaning: Vec<(usize, u8, isize)> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("c v "))
+            .map(|l| {
+                let (var, cell) = l.split_once(" r").unwrap();
+                let (r, rest) = cell.split_once('c').unwrap();
+                let (c, v) = rest.split_once('=').unwrap();
+                let side = puzzle.order().side();
+                let cell =
+                    (r.parse::<usize>().unwrap() - 1) * side + c.parse::<usize>().unwrap() - 1;
+                (cell, v.parse().unwrap(), var.parse().unwrap())
+            })
+            .collect();
+        let mut solver = varisat::Solver::new();
+        solver.add_formula(&formula);
+        let mut found = 0;
+        while solver.solve().unwrap() {
+            let model: std::collections::HashSet<isize> = solver
+                .model()
+                .unwrap()
+                .iter()
+                .map(|l| l.to_dimacs())
+                .collect();
+            let mut grid = puzzle.clone();
+            let mut blocking = Vec::new();
+            for &(cell, value, var) in &meaning {
+                if model.contains(&var) {
+                    grid.set(cell, value);
+                    blocking.push(varisat::Lit::from_dimacs(-var));
+                }
+            }
+            check(&puzzle, &grid).unwrap_or_else(|e| panic!("{e}"));
+            found += 1;
+            varisat::ExtendFormula::add_clause(&mut solver, &blocking);
+        }
+        assert_eq!(found, want, "{}", puzzle.order());
+    }
+    // Another encoding than reduced is refused for other orders, naming the puzzle.
+    let out = Command::new(BIN)
+        .args(["cnf", "--encoding", "minimal", &".".repeat(16)])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(crate::common::stderr(&out)
+        .contains("other orders than 9x9 have the reduced encoding only"));
+}

@@ -8,6 +8,7 @@
 //! header `p cnf VARS CLAUSES` and one clause per line ending in `0`.
 
 use super::encoding::Formula;
+use super::order_cnf::OrderCnf;
 use std::io::{self, Write};
 use varisat::Lit;
 
@@ -43,6 +44,47 @@ pub fn write(
     )?;
     let mut line = String::with_capacity(128);
     for clause in formula.clauses().chain(extra.iter().copied()) {
+        line.clear();
+        for lit in clause {
+            line.push_str(&lit.to_dimacs().to_string());
+            line.push(' ');
+        }
+        line.push_str("0\n");
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes the formula of a grid of another order than 9×9 ([`OrderCnf`]) as DIMACS CNF:
+/// `title` lines, then one `c v N rRcC=V` line per candidate variable (rows and columns from
+/// 1) and one line naming the auxiliary variables, the header and the clauses.
+pub fn write_order(
+    out: &mut dyn Write,
+    cnf: &OrderCnf,
+    side: usize,
+    title: &[&str],
+) -> io::Result<()> {
+    for line in title {
+        writeln!(out, "c {line}")?;
+    }
+    writeln!(out, "c encoding reduced (any order: exactly one value per empty cell and one place per open value of each house)")?;
+    for var in 0..cnf.num_candidates() {
+        if let Some((cell, value)) = cnf.meaning(var) {
+            let (r, c) = (cell / side + 1, cell % side + 1);
+            writeln!(out, "c v {} r{r}c{c}={value}", var + 1)?;
+        }
+    }
+    if cnf.num_vars() > cnf.num_candidates() {
+        writeln!(
+            out,
+            "c variables {} to {}: sequential-counter auxiliaries of the at-most-one constraints",
+            cnf.num_candidates() + 1,
+            cnf.num_vars()
+        )?;
+    }
+    writeln!(out, "p cnf {} {}", cnf.num_vars(), cnf.num_clauses())?;
+    let mut line = String::with_capacity(128);
+    for clause in cnf.clauses() {
         line.clear();
         for lit in clause {
             line.push_str(&lit.to_dimacs().to_string());

@@ -170,6 +170,17 @@ impl OrderCnf {
         true
     }
 
+    /// The cell and value candidate variable `var` (0-based) means; `None` for an auxiliary
+    /// variable.
+    pub fn meaning(&self, var: usize) -> Option<(usize, u8)> {
+        self.meaning.get(var).map(|&(c, v)| (c as usize, v))
+    }
+
+    /// Candidate variables (the first ones; auxiliary variables follow).
+    pub fn num_candidates(&self) -> usize {
+        self.meaning.len()
+    }
+
     /// Variables, the auxiliary ones included.
     pub fn num_vars(&self) -> usize {
         self.vars
