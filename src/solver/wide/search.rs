@@ -63,6 +63,9 @@ pub struct Search<M: Mask, const N: usize> {
     rng: u64,
     /// Branching decisions a search may take before it gives up (`u64::MAX`: no budget).
     max_nodes: u64,
+    /// Houses with a cell whose candidates changed since their last hidden-singles sweep
+    /// (bit h of word h / 64; 3 n² ≤ 192 houses).
+    dirty: [u64; 3],
 }
 
 impl<M: Mask, const N: usize> Search<M, N> {
@@ -85,6 +88,28 @@ impl<M: Mask, const N: usize> Search<M, N> {
             rules,
             rng: 0,
             max_nodes: u64::MAX,
+            dirty: [0; 3],
+        }
+    }
+
+    /// Marks the houses of `cell` for the next hidden-singles sweep.
+    #[inline(always)]
+    fn touch(&mut self, cell: usize) {
+        for h in self.geometry.houses_of(cell) {
+            self.dirty[h as usize / 64] |= 1 << (h % 64);
+        }
+    }
+
+    /// Marks every house (a new position).
+    fn touch_all(&mut self) {
+        let houses = 3 * Self::S;
+        for (w, word) in self.dirty.iter_mut().enumerate() {
+            let bits = houses.saturating_sub(w * 64).min(64);
+            *word = if bits == 64 {
+                u64::MAX
+            } else {
+                (1 << bits) - 1
+            };
         }
     }
 
@@ -105,6 +130,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         self.cand[cell] = bit;
         self.unsolved -= 1;
         self.queue.push(cell as u16);
+        self.touch(cell);
     }
 
     /// Removes each queued cell's symbol from its peers, queueing the cells left with one.
@@ -120,6 +146,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 if m & b != M::ZERO {
                     let m = m ^ b;
                     self.cand[p] = m;
+                    self.touch(p);
                     if m == M::ZERO {
                         self.queue.clear();
                         return false;
@@ -138,7 +165,23 @@ impl<M: Mask, const N: usize> Search<M, N> {
     /// contradiction (a symbol with no place in a house).
     fn hidden(&mut self) -> Option<bool> {
         let mut changed = false;
-        for h in 0..3 * Self::S {
+        // Only houses with a changed cell can hold a new hidden single or lose a symbol; a
+        // house changed during the sweep is marked again and swept next round.
+        for w in 0..self.dirty.len() {
+            while self.dirty[w] != 0 {
+                let h = w * 64 + self.dirty[w].trailing_zeros() as usize;
+                self.dirty[w] &= self.dirty[w] - 1;
+                self.hidden_in(h, &mut changed)?;
+            }
+        }
+        Some(changed)
+    }
+
+    /// Hidden singles of house `h` (`changed` set when one is placed): `None` on a
+    /// contradiction.
+    #[inline]
+    fn hidden_in(&mut self, h: usize, changed: &mut bool) -> Option<()> {
+        {
             let cells = self.geometry.house(h);
             let (mut once, mut twice, mut placed) = (M::ZERO, M::ZERO, M::ZERO);
             for &c in cells {
@@ -164,13 +207,13 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     continue;
                 }
                 self.place(c as usize, bit);
-                changed = true;
+                *changed = true;
                 if !self.drain() {
                     return None;
                 }
             }
         }
-        Some(changed)
+        Some(())
     }
 
     /// Removes `bits` from the n cells of a segment; `None` on a contradiction.
@@ -182,6 +225,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
             if m & bits != M::ZERO {
                 let m = m & !bits;
                 self.cand[c] = m;
+                self.touch(c);
                 changed = true;
                 if m == M::ZERO {
                     return None;
@@ -383,6 +427,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
     /// Loads the clues; false if two clues clash or a value is out of range.
     fn load(&mut self, puzzle: &OrderGrid) -> bool {
         self.queue.clear();
+        self.touch_all();
         self.cand.fill(self.full);
         self.unsolved = Self::C as u32;
         for (i, &v) in puzzle.cells().iter().enumerate() {
@@ -402,6 +447,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
             return Found::default();
         }
         self.queue.clear();
+        self.touch_all();
         self.unsolved = Self::C as u32;
         for (i, &m) in masks.iter().enumerate() {
             let mut mask = M::ZERO;
@@ -476,11 +522,14 @@ impl<M: Mask, const N: usize> Search<M, N> {
                             (level.cell as usize, level.exclude, level.unsolved);
                         self.levels.pop();
                         let depth = self.levels.len();
+                        // The snapshot was taken at a fixpoint: no house is dirty there.
                         self.cand.copy_from_slice(&self.snapshots[depth]);
                         self.unsolved = unsolved;
                         self.queue.clear();
+                        self.dirty = [0; 3];
                         let m = self.cand[cell] & !bit;
                         self.cand[cell] = m;
+                        self.touch(cell);
                         if m.is_single() {
                             self.unsolved -= 1;
                             self.queue.push(cell as u16);
@@ -498,6 +547,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 self.cand.copy_from_slice(&self.snapshots[depth]);
                 self.unsolved = unsolved;
                 self.queue.clear();
+                self.dirty = [0; 3];
                 self.place(cell, bit);
                 found.guesses += 1;
                 break;
