@@ -21,26 +21,46 @@ use varisat::{ExtendFormula, Lit, Solver};
 /// Groups up to this size get pairwise at-most-one clauses.
 pub const PAIRWISE_MAX: usize = 5;
 
-/// Adds "at most one of `lits`" to `solver`.
-fn at_most_one(solver: &mut Solver, lits: &[Lit]) {
-    if lits.len() <= PAIRWISE_MAX {
+/// Writes "at most one of `lits`": pairwise clauses for up to `pairwise_max` literals, Sinz's
+/// sequential counter beyond (`fresh` gives each of its n − 1 auxiliary literals). Shared by
+/// every CNF the suite builds (exact cover here, Sudoku of every order in
+/// `solver::sat::order_cnf`).
+pub fn at_most_one_clauses(
+    lits: &[Lit],
+    pairwise_max: usize,
+    mut fresh: impl FnMut() -> Lit,
+    mut clause: impl FnMut(&[Lit]),
+) {
+    if lits.len() <= pairwise_max {
         for (k, &a) in lits.iter().enumerate() {
             for &b in &lits[k + 1..] {
-                solver.add_clause(&[!a, !b]);
+                clause(&[!a, !b]);
             }
         }
         return;
     }
     // s[k]: some of lits[..=k] is true.
     let n = lits.len();
-    let s: Vec<Lit> = (0..n - 1).map(|_| solver.new_lit()).collect();
-    solver.add_clause(&[!lits[0], s[0]]);
+    let s: Vec<Lit> = (0..n - 1).map(|_| fresh()).collect();
+    clause(&[!lits[0], s[0]]);
     for k in 1..n - 1 {
-        solver.add_clause(&[!lits[k], s[k]]);
-        solver.add_clause(&[!s[k - 1], s[k]]);
-        solver.add_clause(&[!lits[k], !s[k - 1]]);
+        clause(&[!lits[k], s[k]]);
+        clause(&[!s[k - 1], s[k]]);
+        clause(&[!lits[k], !s[k - 1]]);
     }
-    solver.add_clause(&[!lits[n - 1], !s[n - 2]]);
+    clause(&[!lits[n - 1], !s[n - 2]]);
+}
+
+/// Adds "at most one of `lits`" to `solver`.
+fn at_most_one(solver: &mut Solver, lits: &[Lit]) {
+    // Both callbacks reach the solver; neither runs while the other does.
+    let solver = std::cell::RefCell::new(solver);
+    at_most_one_clauses(
+        lits,
+        PAIRWISE_MAX,
+        || solver.borrow_mut().new_lit(),
+        |clause| solver.borrow_mut().add_clause(clause),
+    );
 }
 
 /// Builds the CNF of `instance` in a new solver; returns it with the option variables.

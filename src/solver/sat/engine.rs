@@ -55,9 +55,7 @@ pub struct SatBackend<E> {
     engine: E,
     encoding: Encoding,
     formula: Formula,
-    truth: Vec<bool>,
-    blocking: Vec<Lit>,
-    scratch: Vec<Lit>,
+    buffers: Buffers,
     /// Give the solver the negated variables (see [`Engine::decides_false_first`]).
     place_first: bool,
     /// At most this many SAT calls per puzzle (`Options::max_nodes`); past it, `Unknown`.
@@ -92,9 +90,11 @@ impl<E: Engine> SatBackend<E> {
             engine,
             encoding,
             formula: Formula::new(),
-            truth: Vec::with_capacity(encoding::FULL_VARS),
-            blocking: Vec::with_capacity(81),
-            scratch: Vec::with_capacity(16),
+            buffers: Buffers {
+                truth: Vec::with_capacity(encoding::FULL_VARS),
+                blocking: Vec::with_capacity(81),
+                scratch: Vec::with_capacity(16),
+            },
             place_first,
             max_calls: u64::MAX,
         }
@@ -113,25 +113,18 @@ impl<E: Engine> SatBackend<E> {
 
     fn run(&mut self, givens: Givens<'_>, asked: Limit) -> Outcome {
         self.formula.build(self.encoding, givens);
-        let flip = self.place_first;
-        let mut session = self.engine.session(self.formula.num_vars());
-        for clause in self.formula.clauses() {
-            add_clause(&mut session, clause, flip, &mut self.scratch);
-        }
+        let counting = self.counting(self.formula.num_vars(), asked);
         let formula = &self.formula;
+        let mut session = load(
+            &mut self.engine,
+            &counting,
+            formula.clauses(),
+            &mut self.buffers,
+        );
         count_models(
             &mut session,
-            Counting {
-                vars: formula.num_vars(),
-                asked,
-                max_calls: self.max_calls,
-                flip,
-            },
-            Buffers {
-                truth: &mut self.truth,
-                blocking: &mut self.blocking,
-                scratch: &mut self.scratch,
-            },
+            counting,
+            &mut self.buffers,
             |truth, blocking| formula.decode(truth, blocking).map(Solution::Grid),
         )
     }
@@ -139,29 +132,31 @@ impl<E: Engine> SatBackend<E> {
     /// A grid of another order than 9×9, through [`OrderCnf`] (the encoding setting is for 9×9).
     fn run_order(&mut self, grid: &OrderGrid, asked: Limit) -> Outcome {
         let cnf = OrderCnf::new(grid);
-        let flip = self.place_first;
-        let mut session = self.engine.session(cnf.num_vars());
-        for clause in cnf.clauses() {
-            add_clause(&mut session, clause, flip, &mut self.scratch);
-        }
+        let counting = self.counting(cnf.num_vars(), asked);
+        let mut session = load(
+            &mut self.engine,
+            &counting,
+            cnf.clauses(),
+            &mut self.buffers,
+        );
         count_models(
             &mut session,
-            Counting {
-                vars: cnf.num_vars(),
-                asked,
-                max_calls: self.max_calls,
-                flip,
-            },
-            Buffers {
-                truth: &mut self.truth,
-                blocking: &mut self.blocking,
-                scratch: &mut self.scratch,
-            },
+            counting,
+            &mut self.buffers,
             |truth, blocking| {
                 cnf.decode(grid, truth, blocking)
                     .map(Solution::from_order_grid)
             },
         )
+    }
+
+    fn counting(&self, vars: usize, asked: Limit) -> Counting {
+        Counting {
+            vars,
+            asked,
+            max_calls: self.max_calls,
+            flip: self.place_first,
+        }
     }
 }
 
@@ -177,10 +172,25 @@ struct Counting {
 }
 
 /// The buffers a count reuses from puzzle to puzzle.
-struct Buffers<'a> {
-    truth: &'a mut Vec<bool>,
-    blocking: &'a mut Vec<Lit>,
-    scratch: &'a mut Vec<Lit>,
+#[derive(Debug, Clone, Default)]
+struct Buffers {
+    truth: Vec<bool>,
+    blocking: Vec<Lit>,
+    scratch: Vec<Lit>,
+}
+
+/// A session of `engine` holding `clauses`.
+fn load<'e, 'c, E: Engine>(
+    engine: &'e mut E,
+    counting: &Counting,
+    clauses: impl Iterator<Item = &'c [Lit]>,
+    buffers: &mut Buffers,
+) -> E::Session<'e> {
+    let mut session = engine.session(counting.vars);
+    for clause in clauses {
+        add_clause(&mut session, clause, counting.flip, &mut buffers.scratch);
+    }
+    session
 }
 
 /// Counts the models of the formula loaded in `session`, up to the limit, each found one
@@ -189,7 +199,7 @@ struct Buffers<'a> {
 fn count_models<S: Session>(
     session: &mut S,
     counting: Counting,
-    buffers: Buffers<'_>,
+    buffers: &mut Buffers,
     mut decode: impl FnMut(&[bool], &mut Vec<Lit>) -> Option<Solution>,
 ) -> Outcome {
     let Counting {
@@ -221,7 +231,7 @@ fn count_models<S: Session>(
         buffers
             .truth
             .extend((0..vars).map(|v| session.value(v).is_some_and(|b| b != flip)));
-        let Some(solution) = decode(buffers.truth, buffers.blocking) else {
+        let Some(solution) = decode(&buffers.truth, &mut buffers.blocking) else {
             return Outcome::unknown(stats);
         };
         found += 1;
@@ -233,7 +243,7 @@ fn count_models<S: Session>(
         if found >= limit {
             break;
         }
-        add_clause(session, buffers.blocking, flip, buffers.scratch);
+        add_clause(session, &buffers.blocking, flip, &mut buffers.scratch);
     }
     if let Some((conflicts, decisions)) = session.counters() {
         stats.conflicts = conflicts;

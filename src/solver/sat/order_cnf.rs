@@ -14,6 +14,7 @@
 //! or an open house value with no candidate, gives the empty clause: no solution.
 
 use crate::order::OrderGrid;
+use crate::xc::sat::at_most_one_clauses;
 use varisat::Lit;
 
 /// Groups up to this size get pairwise at-most-one clauses.
@@ -146,27 +147,21 @@ impl OrderCnf {
             return false;
         }
         self.clause(lits);
-        let n = lits.len();
-        if n <= PAIRWISE_MAX {
-            for (k, &a) in lits.iter().enumerate() {
-                for &b in &lits[k + 1..] {
-                    self.clause(&[!a, !b]);
-                }
-            }
-            return true;
-        }
-        // s[k]: some of lits[..=k] is true.
-        let s: Vec<Lit> = (0..n - 1)
-            .map(|k| Lit::from_index(self.vars + k, true))
-            .collect();
-        self.vars += n - 1;
-        self.clause(&[!lits[0], s[0]]);
-        for k in 1..n - 1 {
-            self.clause(&[!lits[k], s[k]]);
-            self.clause(&[!s[k - 1], s[k]]);
-            self.clause(&[!lits[k], !s[k - 1]]);
-        }
-        self.clause(&[!lits[n - 1], !s[n - 2]]);
+        let (mut vars, mut added) = (self.vars, std::mem::take(&mut self.lits));
+        let mut ends = std::mem::take(&mut self.ends);
+        at_most_one_clauses(
+            lits,
+            PAIRWISE_MAX,
+            || {
+                vars += 1;
+                Lit::from_index(vars - 1, true)
+            },
+            |clause| {
+                added.extend_from_slice(clause);
+                ends.push(added.len());
+            },
+        );
+        (self.vars, self.lits, self.ends) = (vars, added, ends);
         true
     }
 
