@@ -66,7 +66,8 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     /// Order n of the puzzles (2 to 8: 4x4 to 64x64). Any order but 3 uses the order-n
-    /// generator (the `wide` search; --count, --seed, --threads, --no-solution, --several).
+    /// generator (the `wide` search; --count, --seed, --threads, --shard, --no-solution,
+    /// --several).
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=8))]
     order: Option<u8>,
     /// With --order: puzzles with two or more solutions (a minimal puzzle less one clue).
@@ -168,8 +169,22 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
             args.time_limit.is_none(),
             "--time-limit works on 9x9 puzzles only (not with --order {order})"
         );
+        let unsupported = [
+            (args.symmetry != ClueSymmetry::None, "--symmetry"),
+            (args.clues.is_some(), "--clues"),
+            (
+                args.min_guesses.is_some() || args.hard,
+                "--min-guesses and --hard",
+            ),
+        ];
+        if let Some((_, flag)) = unsupported.iter().find(|(given, _)| *given) {
+            anyhow::bail!(
+                "{flag} work on 9x9 puzzles only (not with --order {order}: it takes --count, \
+                 --seed, --threads, --shard, --no-solution and --several)"
+            );
+        }
         let plan = super::generate_order::OrderPlan {
-            count: args.count,
+            indices: args.shard.unwrap_or(Shard::WHOLE).range(args.count),
             seed: args.seed,
             threads: args.threads as usize,
             no_solution: args.no_solution,

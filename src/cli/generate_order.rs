@@ -11,8 +11,8 @@ use sudobench::solver::wide::Wide;
 
 /// What the order-n generator is asked for (the flags of `generate` it takes).
 pub struct OrderPlan {
-    /// Puzzles to make.
-    pub count: u64,
+    /// Indices of the puzzles to make (all of `--count`, or a shard's part).
+    pub indices: std::ops::Range<u64>,
     /// The run's seed.
     pub seed: u64,
     /// Worker threads.
@@ -26,12 +26,12 @@ pub struct OrderPlan {
 /// `sudobench generate --order N`.
 pub fn generate(plan: &OrderPlan, n: u8) -> Result<bool> {
     let order = Order::new(n as usize)?;
-    let (count, seed, threads, none) = (plan.count, plan.seed, plan.threads, plan.no_solution);
+    let (seed, threads, none) = (plan.seed, plan.threads, plan.no_solution);
     let started = Instant::now();
     let mut out = Output::stdout();
     let (mut made, mut failed, mut clues) = (0u64, 0u64, 0usize);
     map_ordered(
-        0..count,
+        plan.indices.clone(),
         threads,
         1,
         Wide::default,

@@ -429,3 +429,40 @@ fn bench_machine_output_counts_n_a_and_names_the_shapes_and_shards_merge_into_th
     assert_eq!(merged[1]["not_applicable"], 3, "{:?}", merged[1]);
     assert_eq!(merged[1]["shapes"], "4x4 9x9", "{:?}", merged[1]);
 }
+
+#[test]
+fn generate_of_other_orders_takes_shards_and_refuses_the_9x9_only_flags() {
+    let whole = run(
+        &["generate", "--order", "2", "--count", "10", "--seed", "4"],
+        b"",
+    );
+    assert!(whole.status.success(), "{}", crate::common::stderr(&whole));
+    let mut parts = String::new();
+    for k in ["1/3", "2/3", "3/3"] {
+        let out = run(
+            &[
+                "generate", "--order", "2", "--count", "10", "--seed", "4", "--shard", k,
+            ],
+            b"",
+        );
+        assert!(out.status.success(), "{}", crate::common::stderr(&out));
+        parts.push_str(&crate::common::stdout(&out));
+    }
+    assert_eq!(parts, crate::common::stdout(&whole));
+    assert_eq!(crate::common::lines(&whole).len(), 10);
+    for flag in [
+        &["--symmetry", "central"][..],
+        &["--clues", "20..30"],
+        &["--hard"],
+    ] {
+        let mut args = vec!["generate", "--order", "4", "--count", "1"];
+        args.extend_from_slice(flag);
+        let out = run(&args, b"");
+        assert!(!out.status.success(), "{flag:?}");
+        assert!(
+            crate::common::stderr(&out).contains("work on 9x9 puzzles only (not with --order 4"),
+            "{flag:?}: {}",
+            crate::common::stderr(&out)
+        );
+    }
+}
