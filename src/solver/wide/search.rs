@@ -66,6 +66,9 @@ pub struct Search<M: Mask, const N: usize> {
     /// Houses with a cell whose candidates changed since their last hidden-singles sweep
     /// (bit h of word h / 64; 3 n² ≤ 192 houses).
     dirty: [u64; 3],
+    /// Bands of rows (bit b: rows b·n … b·n + n − 1) and stacks of columns with a cell whose
+    /// candidates changed since their last locked-candidates check.
+    dirty_bands: [u8; 2],
 }
 
 impl<M: Mask, const N: usize> Search<M, N> {
@@ -89,6 +92,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
             rng: 0,
             max_nodes: u64::MAX,
             dirty: [0; 3],
+            dirty_bands: [0; 2],
         }
     }
 
@@ -98,6 +102,15 @@ impl<M: Mask, const N: usize> Search<M, N> {
         for h in self.geometry.houses_of(cell) {
             self.dirty[h as usize / 64] |= 1 << (h % 64);
         }
+        self.dirty_bands[0] |= 1 << (cell / Self::S / N);
+        self.dirty_bands[1] |= 1 << (cell % Self::S / N);
+    }
+
+    /// Forgets every change: the position is a fixpoint (a snapshot of one).
+    #[inline(always)]
+    fn clean(&mut self) {
+        self.dirty = [0; 3];
+        self.dirty_bands = [0; 2];
     }
 
     /// Marks every house (a new position).
@@ -111,6 +124,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 (1 << bits) - 1
             };
         }
+        self.dirty_bands = [((1u16 << N) - 1) as u8; 2];
     }
 
     /// Gives every later search a budget of `max_nodes` branching decisions (`None`: none).
@@ -239,67 +253,71 @@ impl<M: Mask, const N: usize> Search<M, N> {
         Some(changed)
     }
 
-    /// One pass of locked candidates on every box-line intersection, rows then columns.
+    /// One pass of locked candidates on the box-line intersections of the bands (rows) and
+    /// stacks (columns) with a changed cell since their last check, rows then columns: the
+    /// others would find nothing new, their segments being the same.
     fn locked(&mut self) -> Option<bool> {
         let (n, s) = (N, Self::S);
-        for r in 0..s {
-            for b in 0..n {
-                let base = r * s + b * n;
-                let mut u = M::ZERO;
-                for k in 0..n {
-                    u |= self.cand[base + k];
-                }
-                self.rows[r * n + b] = u;
-            }
-        }
-        for c in 0..s {
-            for b in 0..n {
-                let mut u = M::ZERO;
-                for k in 0..n {
-                    u |= self.cand[(b * n + k) * s + c];
-                }
-                self.cols[c * n + b] = u;
-            }
-        }
         let mut changed = false;
         for columns in [false, true] {
-            for line in 0..s {
-                let band = line / n;
-                for b in 0..n {
-                    let segs = if columns { &self.cols } else { &self.rows };
-                    let seg = segs[line * n + b];
-                    // The union of the box's other lines, and of the line's other boxes.
-                    let (mut in_box, mut in_line) = (M::ZERO, M::ZERO);
-                    for k in 0..n {
-                        let other = band * n + k;
-                        if other != line {
-                            in_box |= segs[other * n + b];
+            let bands = std::mem::take(&mut self.dirty_bands[usize::from(columns)]);
+            if bands == 0 {
+                continue;
+            }
+            for band in (0..n).filter(|&band| bands >> band & 1 == 1) {
+                for line in band * n..band * n + n {
+                    for b in 0..n {
+                        let mut u = M::ZERO;
+                        for k in 0..n {
+                            u |= self.cand[cell_of(columns, line, b * n + k, s)];
                         }
-                        if k != b {
-                            in_line |= segs[line * n + k];
-                        }
-                    }
-                    let pointing = seg & !in_box & in_line;
-                    let claiming = seg & !in_line & in_box;
-                    if pointing != M::ZERO {
-                        for k in (0..n).filter(|&k| k != b) {
-                            let cells = (0..n).map(|j| cell_of(columns, line, k * n + j, s));
-                            changed |= self.strip(cells, pointing)?;
+                        if columns {
+                            self.cols[line * n + b] = u;
+                        } else {
+                            self.rows[line * n + b] = u;
                         }
                     }
-                    if claiming != M::ZERO {
+                }
+            }
+            for band in (0..n).filter(|&band| bands >> band & 1 == 1) {
+                for line in band * n..band * n + n {
+                    for b in 0..n {
+                        let segs = if columns { &self.cols } else { &self.rows };
+                        let seg = segs[line * n + b];
+                        // The union of the box's other lines, and of the line's other boxes.
+                        let (mut in_box, mut in_line) = (M::ZERO, M::ZERO);
                         for k in 0..n {
                             let other = band * n + k;
                             if other != line {
-                                let cells = (0..n).map(|j| cell_of(columns, other, b * n + j, s));
-                                changed |= self.strip(cells, claiming)?;
+                                in_box |= segs[other * n + b];
+                            }
+                            if k != b {
+                                in_line |= segs[line * n + k];
+                            }
+                        }
+                        let pointing = seg & !in_box & in_line;
+                        let claiming = seg & !in_line & in_box;
+                        if pointing != M::ZERO {
+                            for k in (0..n).filter(|&k| k != b) {
+                                let cells = (0..n).map(|j| cell_of(columns, line, k * n + j, s));
+                                changed |= self.strip(cells, pointing)?;
+                            }
+                        }
+                        if claiming != M::ZERO {
+                            for k in 0..n {
+                                let other = band * n + k;
+                                if other != line {
+                                    let cells =
+                                        (0..n).map(|j| cell_of(columns, other, b * n + j, s));
+                                    changed |= self.strip(cells, claiming)?;
+                                }
                             }
                         }
                     }
                 }
             }
             if changed {
-                // The other direction's unions are stale now: recompute on the next pass.
+                // The other direction's segments are stale now: checked on the next pass.
                 return Some(true);
             }
         }
@@ -545,7 +563,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                         self.cand.copy_from_slice(&self.snapshots[depth]);
                         self.unsolved = unsolved;
                         self.queue.clear();
-                        self.dirty = [0; 3];
+                        self.clean();
                         let m = self.cand[cell] & !bit;
                         self.cand[cell] = m;
                         self.touch(cell);
@@ -566,7 +584,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 self.cand.copy_from_slice(&self.snapshots[depth]);
                 self.unsolved = unsolved;
                 self.queue.clear();
-                self.dirty = [0; 3];
+                self.clean();
                 self.place(cell, bit);
                 found.guesses += 1;
                 break;
