@@ -36,14 +36,24 @@ pub fn write(
             }
         }
     }
-    writeln!(
+    body(
         out,
-        "p cnf {} {}",
         formula.num_vars(),
-        formula.num_clauses() + extra.len()
-    )?;
+        formula.num_clauses() + extra.len(),
+        formula.clauses().chain(extra.iter().copied()),
+    )
+}
+
+/// The header `p cnf VARS CLAUSES` and one line per clause, ending in `0`.
+fn body<'a>(
+    out: &mut dyn Write,
+    vars: usize,
+    count: usize,
+    clauses: impl Iterator<Item = &'a [Lit]>,
+) -> io::Result<()> {
+    writeln!(out, "p cnf {vars} {count}")?;
     let mut line = String::with_capacity(128);
-    for clause in formula.clauses().chain(extra.iter().copied()) {
+    for clause in clauses {
         line.clear();
         for lit in clause {
             line.push_str(&lit.to_dimacs().to_string());
@@ -82,18 +92,7 @@ pub fn write_order(
             cnf.num_vars()
         )?;
     }
-    writeln!(out, "p cnf {} {}", cnf.num_vars(), cnf.num_clauses())?;
-    let mut line = String::with_capacity(128);
-    for clause in cnf.clauses() {
-        line.clear();
-        for lit in clause {
-            line.push_str(&lit.to_dimacs().to_string());
-            line.push(' ');
-        }
-        line.push_str("0\n");
-        out.write_all(line.as_bytes())?;
-    }
-    Ok(())
+    body(out, cnf.num_vars(), cnf.num_clauses(), cnf.clauses())
 }
 
 /// A CNF formula read back from DIMACS.

@@ -46,6 +46,7 @@
 //! Pencilmark input works the same way: an eliminated candidate is a false literal (a negative
 //! unit clause in `minimal`/`extended`, a variable never created in the simplified encodings).
 
+use super::clauses::Clauses;
 use crate::grid::{Candidates, Grid, ALL_DIGITS, CELLS, COL_OF, PEERS, ROW_OF, UNITS};
 use std::fmt;
 use std::str::FromStr;
@@ -282,10 +283,8 @@ fn col_triad(col: usize, seg: usize, d: usize) -> usize {
 #[derive(Clone)]
 pub struct Formula {
     encoding: Encoding,
-    /// Literals of every clause, back to back.
-    lits: Vec<Lit>,
-    /// End offset in `lits` of each clause.
-    ends: Vec<usize>,
+    /// The clauses.
+    list: Clauses,
     /// Full index of each solver variable.
     full_of: Vec<u16>,
     /// Solver variable of each full index ([`NONE`] if it has none).
@@ -324,8 +323,7 @@ impl Formula {
     pub fn new() -> Formula {
         Formula {
             encoding: Encoding::DEFAULT,
-            lits: Vec::with_capacity(32 * 1024),
-            ends: Vec::with_capacity(16 * 1024),
+            list: Clauses::with_capacity(32 * 1024, 16 * 1024),
             full_of: Vec::with_capacity(FULL_VARS),
             var_of: Box::new([NONE; FULL_VARS]),
             value: Box::new([Value::Open; FULL_VARS]),
@@ -349,8 +347,7 @@ impl Formula {
     /// clause, so that the clause blocking the solution is not empty.
     pub fn build(&mut self, encoding: Encoding, givens: Givens<'_>) {
         self.encoding = encoding;
-        self.lits.clear();
-        self.ends.clear();
+        self.list.clear();
         self.full_of.clear();
         self.culprit = None;
         self.given = givens.masks();
@@ -399,15 +396,15 @@ impl Formula {
         }
         if let Some(culprit) = self.culprit {
             let v = self.pin(culprit);
-            self.lits.push(Lit::from_index(v, true));
+            self.list.lits.push(Lit::from_index(v, true));
             self.end_clause();
-            self.lits.push(Lit::from_index(v, false));
+            self.list.lits.push(Lit::from_index(v, false));
             self.end_clause();
         } else if encoding.simplified() && self.given.iter().all(|m| m.count_ones() == 1) {
             // Every cell fixed: pin the first cell's (true) candidate.
             let full = cand(0, self.given[0].trailing_zeros() as usize);
             let v = self.pin(full);
-            self.lits.push(Lit::from_index(v, true));
+            self.list.lits.push(Lit::from_index(v, true));
             self.end_clause();
         }
     }
@@ -441,17 +438,12 @@ impl Formula {
 
     /// Number of clauses.
     pub fn num_clauses(&self) -> usize {
-        self.ends.len()
+        self.list.len()
     }
 
     /// Every clause, in order.
     pub fn clauses(&self) -> impl Iterator<Item = &[Lit]> + '_ {
-        let mut start = 0;
-        self.ends.iter().map(move |&end| {
-            let c = &self.lits[start..end];
-            start = end;
-            c
-        })
+        self.list.iter()
     }
 
     /// What solver variable `var` (0-based) stands for.
@@ -576,7 +568,7 @@ impl Formula {
     /// Ends the clause being written in `lits`.
     #[inline]
     fn end_clause(&mut self) {
-        self.ends.push(self.lits.len());
+        self.list.end();
     }
 
     /// Emits "at least one" and/or "at most one" of the full variables in `self.group`,
@@ -608,7 +600,7 @@ impl Formula {
                 // A true member forces every other member false.
                 for i in 0..n {
                     let l = self.lit(self.group[i], false);
-                    self.lits.push(l);
+                    self.list.lits.push(l);
                     self.end_clause();
                 }
             }
@@ -622,7 +614,7 @@ impl Formula {
             } else {
                 for i in 0..n {
                     let l = self.lit(self.group[i], true);
-                    self.lits.push(l);
+                    self.list.lits.push(l);
                 }
                 self.end_clause();
             }
@@ -635,8 +627,8 @@ impl Formula {
                         continue;
                     }
                     let (la, lb) = (self.lit(a, false), self.lit(b, false));
-                    self.lits.push(la);
-                    self.lits.push(lb);
+                    self.list.lits.push(la);
+                    self.list.lits.push(lb);
                     self.end_clause();
                 }
             }
@@ -691,12 +683,12 @@ impl Formula {
                 match lit {
                     Some(true) => {
                         let l = self.lit(cand(cell, d), true);
-                        self.lits.push(l);
+                        self.list.lits.push(l);
                         self.end_clause();
                     }
                     Some(false) if !grid_style => {
                         let l = self.lit(cand(cell, d), false);
-                        self.lits.push(l);
+                        self.list.lits.push(l);
                         self.end_clause();
                     }
                     _ => {}
@@ -723,8 +715,7 @@ impl Formula {
             }
             return;
         }
-        self.lits.extend_from_slice(&self.clause);
-        self.end_clause();
+        self.list.push(&self.clause);
     }
 
     /// The triad part of `augmented`: definitions and exactly-one constraints.

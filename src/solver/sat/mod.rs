@@ -43,6 +43,7 @@
 pub mod batsat;
 #[cfg(feature = "cadical")]
 pub mod cadical;
+pub mod clauses;
 pub mod dimacs;
 pub mod encoding;
 pub mod engine;

@@ -13,6 +13,7 @@
 //! million clauses instead of 33 million pairwise ones. A clue that clashes with another, or an empty cell
 //! or an open house value with no candidate, gives the empty clause: no solution.
 
+use super::clauses::Clauses;
 use crate::order::OrderGrid;
 use crate::xc::sat::at_most_one_clauses;
 use varisat::Lit;
@@ -23,10 +24,8 @@ pub const PAIRWISE_MAX: usize = 6;
 /// One grid's formula: clauses, and which cell and value each of the first variables means.
 #[derive(Debug, Default)]
 pub struct OrderCnf {
-    /// Literals of every clause, back to back.
-    lits: Vec<Lit>,
-    /// End offset in `lits` of each clause.
-    ends: Vec<usize>,
+    /// The clauses.
+    list: Clauses,
     /// (cell, value) of each candidate variable; auxiliary variables come after them.
     meaning: Vec<(u32, u8)>,
     /// Every variable, the auxiliary ones included.
@@ -129,16 +128,10 @@ impl OrderCnf {
 
     /// The formula with only the empty clause.
     fn unsatisfiable(&mut self) {
-        self.lits.clear();
-        self.ends.clear();
+        self.list.clear();
         self.meaning.clear();
         self.vars = 0;
-        self.ends.push(0);
-    }
-
-    fn clause(&mut self, lits: &[Lit]) {
-        self.lits.extend_from_slice(lits);
-        self.ends.push(self.lits.len());
+        self.list.push(&[]);
     }
 
     /// "Exactly one of `lits`"; false when `lits` is empty (the formula has no solution).
@@ -146,22 +139,17 @@ impl OrderCnf {
         if lits.is_empty() {
             return false;
         }
-        self.clause(lits);
-        let (mut vars, mut added) = (self.vars, std::mem::take(&mut self.lits));
-        let mut ends = std::mem::take(&mut self.ends);
+        self.list.push(lits);
+        let (vars, list) = (&mut self.vars, &mut self.list);
         at_most_one_clauses(
             lits,
             PAIRWISE_MAX,
             || {
-                vars += 1;
-                Lit::from_index(vars - 1, true)
+                *vars += 1;
+                Lit::from_index(*vars - 1, true)
             },
-            |clause| {
-                added.extend_from_slice(clause);
-                ends.push(added.len());
-            },
+            |clause| list.push(clause),
         );
-        (self.vars, self.lits, self.ends) = (vars, added, ends);
         true
     }
 
@@ -183,17 +171,12 @@ impl OrderCnf {
 
     /// Clauses.
     pub fn num_clauses(&self) -> usize {
-        self.ends.len()
+        self.list.len()
     }
 
     /// Every clause, in order.
     pub fn clauses(&self) -> impl Iterator<Item = &[Lit]> + '_ {
-        let mut start = 0;
-        self.ends.iter().map(move |&end| {
-            let clause = &self.lits[start..end];
-            start = end;
-            clause
-        })
+        self.list.iter()
     }
 
     /// The grid a model means (`truth`: the value of every variable), and in `blocking` the
