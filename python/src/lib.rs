@@ -17,7 +17,6 @@ use pyo3::types::{PyBytes, PyString};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use sudobench::order::Order;
-use sudobench::puzzle::Solution;
 
 /// Names of the built-in backends, for the ``backend`` argument of :func:`count` and
 /// :func:`solve`. ``"exec:CMD"`` (an external program speaking sudobench's line protocol) and
@@ -134,7 +133,8 @@ fn solve<'py>(
         }
         None => {
             let lines: Vec<Option<Bound<'py, PyString>>> = unique
-                .map(|s| s.map(|s| PyString::new(py, &solution_text(s))))
+                // A full grid's line: 81 digits for 9x9, the order's line form otherwise.
+                .map(|s| s.map(|s| PyString::new(py, &s.to_line())))
                 .collect();
             Ok(lines.into_pyobject(py)?.into_any())
         }
@@ -286,15 +286,6 @@ fn lib_worker(py: Python<'_>) -> PyResult<bridge::LibWorker> {
 fn _lib_worker(py: Python<'_>, args: Vec<String>) -> PyResult<bool> {
     py.detach(|| bridge::serve_worker(&args))
         .map_err(PyValueError::new_err)
-}
-
-/// A solution as text: 81 digits for 9x9, the order's line form otherwise (characters up to
-/// 25x25, numbers above).
-fn solution_text(solution: &Solution) -> String {
-    match solution {
-        Solution::Grid(g) => g.cells().iter().map(|&d| char::from(b'0' + d)).collect(),
-        Solution::Order(_) => solution.to_line(),
-    }
 }
 
 /// The shape, dtype and puzzle order of a numpy argument, to answer in kind.
