@@ -195,36 +195,34 @@ impl<M: Mask, const N: usize> Search<M, N> {
     /// contradiction.
     #[inline]
     fn hidden_in(&mut self, h: usize, changed: &mut bool) -> Option<()> {
-        {
-            let cells = self.geometry.house(h);
-            let (mut once, mut twice, mut placed) = (M::ZERO, M::ZERO, M::ZERO);
-            for &c in cells {
-                let m = self.cand[c as usize];
-                twice |= once & m;
-                once |= m;
-                if m.is_single() {
-                    placed |= m;
-                }
+        let cells = self.geometry.house(h);
+        let (mut once, mut twice, mut placed) = (M::ZERO, M::ZERO, M::ZERO);
+        for &c in cells {
+            let m = self.cand[c as usize];
+            twice |= once & m;
+            once |= m;
+            if m.is_single() {
+                placed |= m;
             }
-            if once != self.full {
+        }
+        if once != self.full {
+            return None;
+        }
+        let mut hid = once & !twice & !placed;
+        while hid != M::ZERO {
+            let bit = M::bit(hid.low());
+            hid = hid.clear_low();
+            let &c = cells
+                .iter()
+                .find(|&&c| self.cand[c as usize] & bit != M::ZERO)?;
+            if self.cand[c as usize].is_single() {
+                // The symbol's one place holds it already (placed earlier in this pass).
+                continue;
+            }
+            self.place(c as usize, bit);
+            *changed = true;
+            if !self.drain() {
                 return None;
-            }
-            let mut hid = once & !twice & !placed;
-            while hid != M::ZERO {
-                let bit = M::bit(hid.low());
-                hid = hid.clear_low();
-                let &c = cells
-                    .iter()
-                    .find(|&&c| self.cand[c as usize] & bit != M::ZERO)?;
-                if self.cand[c as usize] & bit == M::ZERO || self.cand[c as usize].is_single() {
-                    // Taken by a single placed earlier in this pass: contradiction next drain.
-                    continue;
-                }
-                self.place(c as usize, bit);
-                *changed = true;
-                if !self.drain() {
-                    return None;
-                }
             }
         }
         Some(())
