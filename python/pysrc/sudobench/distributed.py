@@ -119,8 +119,7 @@ def _chunks(
         raise ValueError(f"chunk_size must be at least 1, got {size}")
     every = [(str(path), _native.records(str(path))) for path in files]
     if size is None:
-        total = sum(len(items) for _, items in every)
-        size = max(1, -(-total // (TASKS_PER_WORKER * max(1, workers))))
+        size = _balanced(sum(len(items) for _, items in every), workers)
     chunks = []
     for path, items in every:
         for at in range(0, len(items), size):
@@ -128,6 +127,11 @@ def _chunks(
         if not items:
             chunks.append((path, []))
     return chunks
+
+
+def _balanced(total: int, workers: int) -> int:
+    """Records per chunk for about :data:`TASKS_PER_WORKER` chunks per worker (at least 1)."""
+    return max(1, -(-total // (TASKS_PER_WORKER * max(1, workers))))
 
 
 def _workers(client: Any) -> int:
@@ -351,7 +355,7 @@ PLAIN_GENERATE_CHUNK = 5000
 def _generate_chunk_size(count: int, workers: int, options: dict[str, Any]) -> int:
     """Puzzles per task: :data:`TASKS_PER_WORKER` tasks a worker, but for plain puzzles at
     least :data:`PLAIN_GENERATE_CHUNK` a task as long as every worker still gets one."""
-    balanced = max(1, -(-count // (TASKS_PER_WORKER * workers)))
+    balanced = _balanced(count, workers)
     if options.get("min_guesses") is not None:
         return balanced
     return max(balanced, min(PLAIN_GENERATE_CHUNK, -(-count // workers)))
