@@ -1,6 +1,8 @@
 //! sudobench's exact-cover engine beside two peer crates on the bundled instances: counts
 //! every solution of each `data/xc` instance (or of the files given) with
 //!
+//! - `sudobench dlx-array`: `sudobench::xc::array` (Algorithm X over a bit set of available
+//!   options, colours included; the `dlx-array` backend);
 //! - `sudobench dlx`: `sudobench::xc::dlx` (Algorithm C, the `dlx` backend);
 //! - `sudobench dlx1`: the Sudoku suite's engine, `sudobench::exact_cover` (the `dlx1`
 //!   backend; instances without colours only);
@@ -11,7 +13,8 @@
 //!
 //! Every count is compared with the file's `| count:` line (exit code 1 on a difference).
 //! Times are wall clock, best of several runs for the quick ones; `ratio` is the peer's time
-//! over sudobench's (above 1: sudobench is faster).
+//! over `dlx-array`'s (above 1: `dlx-array` is faster), and each instance ends with a line
+//! giving the faster peer's time over `dlx-array`'s.
 //!
 //! ```sh
 //! cargo run --profile ci --example xc_peers                  # every bundled instance
@@ -20,7 +23,7 @@
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
-use sudobench::xc::{dlx::Dlx, knuth::read_bytes, Instance, Limit};
+use sudobench::xc::{dlx::Dlx, knuth::read_bytes, Instance, Limit, Tally};
 
 /// Runs `count` until at least `MIN_TOTAL` has passed (at most `MAX_RUNS` times); the best
 /// time and the count.
@@ -38,6 +41,11 @@ fn timed(mut count: impl FnMut() -> u64) -> (u64, Duration) {
         n += 1;
     }
     (result, best)
+}
+
+fn ours_array(inst: &Instance) -> u64 {
+    let mut ignore = |_: &[usize]| {};
+    sudobench::xc::array::search(inst, Tally::new(Limit::All, None, &mut ignore)).count
 }
 
 fn ours(inst: &Instance) -> u64 {
@@ -120,7 +128,7 @@ fn main() {
     }
     let mut clean = true;
     println!(
-        "{:<30} {:<16} {:>10} {:>10} {:>8}",
+        "{:<30} {:<19} {:>10} {:>10} {:>8}",
         "instance", "engine", "solutions", "seconds", "ratio"
     );
     for file in &files {
@@ -128,8 +136,10 @@ fn main() {
         let text = String::from_utf8(bytes.clone()).expect("UTF-8");
         let inst = Instance::parse(file, &bytes).expect("a valid instance");
         let coloured = inst.options.iter().flatten().any(|&(_, c)| c > 0);
-        let (count, base) = timed(|| ours(&inst));
-        let mut rows = vec![("sudobench dlx", count, base)];
+        let (count, base) = timed(|| ours_array(&inst));
+        let mut rows = vec![("sudobench dlx-array", count, base)];
+        let (c, t) = timed(|| ours(&inst));
+        rows.push(("sudobench dlx", c, t));
         if !coloured {
             let (c, t) = timed(|| ours_dlx1(&inst));
             rows.push(("sudobench dlx1", c, t));
@@ -138,6 +148,11 @@ fn main() {
         rows.push(("dlx crate", c, t));
         let (c, t) = timed(|| exact_covers(&inst));
         rows.push(("exact-covers", c, t));
+        let peer = rows[rows.len() - 2..]
+            .iter()
+            .map(|r| r.2)
+            .min()
+            .expect("two peers");
         for (engine, c, t) in rows {
             let verdict = match inst.expected {
                 Some(e) if e != c => {
@@ -147,7 +162,7 @@ fn main() {
                 _ => String::new(),
             };
             println!(
-                "{:<30} {:<16} {:>10} {:>10.4} {:>8.2}{verdict}",
+                "{:<30} {:<19} {:>10} {:>10.4} {:>8.2}{verdict}",
                 file,
                 engine,
                 c,
@@ -155,6 +170,14 @@ fn main() {
                 t.as_secs_f64() / base.as_secs_f64().max(1e-9)
             );
         }
+        println!(
+            "{:<30} {:<19} {:>10} {:>10} {:>8.2}",
+            file,
+            "faster peer",
+            "",
+            "",
+            peer.as_secs_f64() / base.as_secs_f64().max(1e-9)
+        );
     }
     if !clean {
         std::process::exit(1);

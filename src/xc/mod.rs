@@ -184,7 +184,7 @@ pub const BACKENDS: &[(&str, &str)] = &[
     ),
     (
         "dlx-array",
-        "Algorithm X with counter arrays instead of links (after kudoku); no colours",
+        "Algorithm X without links: available options as a bit set, per-item counts; colours",
     ),
     (
         "basic",
@@ -201,7 +201,6 @@ pub fn unsupported(name: &str, instance: &Instance) -> Option<&'static str> {
     let coloured = || instance.options.iter().flatten().any(|&(_, c)| c > 0);
     match name {
         "dlx1" if coloured() => Some("backend dlx1 takes no colours (use dlx)"),
-        "dlx-array" if coloured() => Some("backend dlx-array takes no colours (use dlx)"),
         "dlx-array" if array::too_large(instance) => {
             Some("backend dlx-array: the conflict lists would be too large (use dlx)")
         }
@@ -301,7 +300,7 @@ mod tests {
         assert!(run("dlx1", &coloured, Limit::All, None, 0, &mut |_| {}).is_none());
         let plain = parse("a | x\na x\n");
         assert_eq!(names(&plain).len(), 5);
-        assert_eq!(names(&coloured), ["dlx", "basic", "sat"]);
+        assert_eq!(names(&coloured), ["dlx", "dlx-array", "basic", "sat"]);
     }
 
     fn parse(text: &str) -> Instance {
