@@ -3,20 +3,26 @@
 //! one keeps the options still available as a bit set and, per primary item, a count of its
 //! available options.
 //!
-//! Tables, built once: the primary items of every option, the options of every primary item,
-//! and for every option the options it conflicts with, as a sparse bit set (the 64-bit words
-//! that are not zero). Two options conflict when they share a primary item, or share a
-//! secondary item that either leaves uncoloured or the two colour differently — exactly the
-//! pairs Algorithm C never lets into one solution, so colours cost nothing here. Choosing an
-//! option marks its primary items covered and clears its conflicts from the available set,
-//! word by word; each option that goes (found by the bits of the cleared words) lowers the
-//! counts of its primary items. The cleared words go on a trail, and undoing a choice puts
-//! them back and raises the counts again. Per choice that is a few dozen word operations and
-//! a few counter updates per option removed: no pointer chasing, no per-conflict counter.
+//! Tables, built once: the primary items of every option (padded to one length), the options
+//! of every item as a sparse bit set (its non-zero 64-bit words), and the same for the
+//! options each option conflicts with. Two options conflict when they share a primary item,
+//! or share a secondary item that either leaves uncoloured or the two colour differently:
+//! exactly the pairs Algorithm C never lets into one solution, so colours cost nothing here.
 //!
-//! Branching: the uncovered primary item with fewest available options (MRV, first in item
-//! order on ties), its options in file order — the same search tree as `dlx`, so the same
-//! node counts. `updates` counts options newly made unavailable.
+//! Choosing an option clears its conflicts from the available set word by word; each option
+//! that goes (the bits of the cleared words) lowers the counts of its primary items. The
+//! cleared words go on a trail, and undoing the choice puts them back. With few primary
+//! items (at most 256) every level of the search has its own copy of the
+//! counts, in which covered items are marked, so nothing but the words is undone; with more,
+//! one set of counts is raised back and a bit set keeps the uncovered items. The options to
+//! try at a level are read a word at a time from the item's bit set and the available set.
+//! Per choice that is a few word operations and a few counter updates per option removed:
+//! no pointer chasing, no counter per conflict.
+//!
+//! Branching: the uncovered primary item with fewest available options (MRV; the first in
+//! item order with at most one, else the first with the fewest), its options in file order —
+//! the same search tree as `dlx`, so the same node counts. `updates` counts options newly
+//! made unavailable.
 //!
 //! Conflict lists can grow quadratically with the size of an item's column, so instances
 //! whose lists would exceed [`MAX_CONFLICTS`] entries are refused (see [`too_large`]).
@@ -44,13 +50,19 @@ pub fn too_large(instance: &Instance) -> bool {
 
 /// The tables of one instance.
 struct Tables {
-    /// Primary items of option `o`: `items[item_start[o]..item_start[o + 1]]`.
-    item_start: Vec<u32>,
+    primary: usize,
+    /// The primary items of option `o` at `items[o * stride..(o + 1) * stride]`, padded
+    /// with `primary` (the index of a spare counter), so the inner loops read them without
+    /// looking up where they start.
+    stride: usize,
     items: Vec<u32>,
-    /// Options of primary item `i`, in file order:
-    /// `options[option_start[i]..option_start[i + 1]]`.
+    /// Options of item `i`, in file order: `options[option_start[i]..option_start[i + 1]]`.
     option_start: Vec<u32>,
     options: Vec<u32>,
+    /// Options of item `i` as the non-zero words of a bit set over the options:
+    /// `(word index, bits)` at `option_words[word_start[i]..word_start[i + 1]]`.
+    word_start: Vec<u32>,
+    option_words: Vec<(u32, u64)>,
     /// Options conflicting with option `o` (not `o` itself), as the non-zero words of a bit
     /// set over the options: `(word index, bits)` at `conflicts[conflict_start[o]..conflict_start[o + 1]]`.
     conflict_start: Vec<u32>,
@@ -61,41 +73,78 @@ impl Tables {
     fn new(instance: &Instance) -> Tables {
         let primary = instance.primary;
         let n_options = instance.options.len();
-        let mut item_start = vec![0u32];
-        let mut items = Vec::new();
-        // Every item's options with the colour each gives it.
-        let mut column: Vec<Vec<(u32, u32)>> = vec![Vec::new(); instance.items()];
+        let mut option_start = vec![0u32; instance.items() + 1];
+        let mut stride = 0;
+        for option in &instance.options {
+            for &(i, _) in option {
+                option_start[i + 1] += 1;
+            }
+            stride = stride.max(option.iter().filter(|&&(i, _)| i < primary).count());
+        }
+        for i in 0..instance.items() {
+            option_start[i + 1] += option_start[i];
+        }
+        let entries = option_start[instance.items()] as usize;
+        let (mut options, mut colours) = (vec![0u32; entries], vec![0u32; entries]);
+        let mut fill = option_start.clone();
+        let mut items = vec![primary as u32; n_options * stride];
         for (o, option) in instance.options.iter().enumerate() {
+            let mut k = o * stride;
             for &(i, colour) in option {
                 if i < primary {
-                    items.push(i as u32);
+                    items[k] = i as u32;
+                    k += 1;
                 }
-                column[i].push((o as u32, colour));
+                let at = fill[i] as usize;
+                options[at] = o as u32;
+                colours[at] = colour;
+                fill[i] += 1;
             }
-            item_start.push(items.len() as u32);
         }
-        let mut option_start = vec![0u32];
-        let mut options = Vec::new();
-        for c in &column[..primary] {
-            options.extend(c.iter().map(|&(o, _)| o));
-            option_start.push(options.len() as u32);
+        let words = n_options.div_ceil(64);
+        let mut word_start = Vec::with_capacity(instance.items() + 1);
+        word_start.push(0u32);
+        let mut option_words: Vec<(u32, u64)> = Vec::with_capacity(entries);
+        for i in 0..instance.items() {
+            let first = option_words.len();
+            for &o in &options[option_start[i] as usize..option_start[i + 1] as usize] {
+                match option_words[first..].last_mut() {
+                    Some((w, bits)) if *w == o / 64 => *bits |= 1 << (o % 64),
+                    _ => option_words.push((o / 64, 1 << (o % 64))),
+                }
+            }
+            word_start.push(option_words.len() as u32);
         }
-        let mut conflict_start = vec![0u32];
-        let mut conflicts = Vec::new();
-        let mut bits = vec![0u64; n_options.div_ceil(64)];
-        let mut touched: Vec<u32> = Vec::new();
+        let mut conflict_start = Vec::with_capacity(n_options + 1);
+        conflict_start.push(0u32);
+        let mut conflicts = Vec::with_capacity(n_options.saturating_mul(words).min(1 << 16));
+        let mut bits = vec![0u64; words];
+        let mut touched: Vec<u32> = Vec::with_capacity(words);
         for (o, option) in instance.options.iter().enumerate() {
             for &(i, colour) in option {
-                for &(c, other) in &column[i] {
-                    // Same colour on a secondary item: compatible.
-                    if i >= primary && colour != 0 && other == colour {
-                        continue;
+                if colour == 0 {
+                    // Every option of the item, a word at a time.
+                    let span = word_start[i] as usize..word_start[i + 1] as usize;
+                    for &(w, options) in &option_words[span] {
+                        let word = &mut bits[w as usize];
+                        if *word == 0 {
+                            touched.push(w);
+                        }
+                        *word |= options;
                     }
-                    let word = &mut bits[c as usize / 64];
-                    if *word == 0 {
-                        touched.push(c / 64);
+                    continue;
+                }
+                // A coloured secondary item: the options that leave it uncoloured or give
+                // it another colour.
+                let column = option_start[i] as usize..option_start[i + 1] as usize;
+                for (&c, &other) in options[column.clone()].iter().zip(&colours[column]) {
+                    if other != colour {
+                        let word = &mut bits[c as usize / 64];
+                        if *word == 0 {
+                            touched.push(c / 64);
+                        }
+                        *word |= 1 << (c % 64);
                     }
-                    *word |= 1 << (c % 64);
                 }
             }
             bits[o / 64] &= !(1 << (o % 64));
@@ -110,18 +159,43 @@ impl Tables {
             conflict_start.push(conflicts.len() as u32);
         }
         Tables {
-            item_start,
+            primary,
+            stride,
             items,
             option_start,
             options,
+            word_start,
+            option_words,
             conflict_start,
             conflicts,
         }
     }
 
+    /// The primary items of option `o`, padded to `stride` entries with the spare counter.
     #[inline]
     fn items_of(&self, o: usize) -> &[u32] {
-        &self.items[self.item_start[o] as usize..self.item_start[o + 1] as usize]
+        &self.items[o * self.stride..(o + 1) * self.stride]
+    }
+
+    /// Adds `delta` (wrapping: `u32::MAX` subtracts 1) to the counts of the primary items of
+    /// the options in `bits`, word `w` of an option set; returns how many options that was.
+    /// `count` starts at the counts of the level (`primary + 1` of them, the spare included).
+    #[inline(always)]
+    fn add_to_counts(&self, count: &mut [u32], w: u32, mut bits: u64, delta: u32) -> u32 {
+        assert!(count.len() > self.primary);
+        let mut options = 0;
+        while bits != 0 {
+            options += 1;
+            let c = w as usize * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            for &i in self.items_of(c) {
+                // SAFETY: `items` holds primary items and the spare `primary` only (see
+                // `Tables::new`), and `count.len() > primary` was asserted above.
+                let n = unsafe { count.get_unchecked_mut(i as usize) };
+                *n = n.wrapping_add(delta);
+            }
+        }
+        options
     }
 
     #[inline]
@@ -136,13 +210,28 @@ impl Tables {
     }
 }
 
-/// The state of a search.
-struct State {
+/// Instances with at most this many primary items keep a copy of the counts per level of
+/// the search (copying them is cheaper than raising them back one by one); larger ones keep
+/// one set of counts and restore it on the way back.
+const COPIED_COUNTS: usize = 256;
+
+/// Added to the count of a covered item in a level's copy of the counts, so that the
+/// branching rule passes it over without a separate set of uncovered items (a count never
+/// drops below the number of its options still to be removed, so this stays set).
+const COVERED: u32 = 1 << 31;
+
+/// The state of a search. `COPIED`: one copy of the counts per level (see
+/// [`COPIED_COUNTS`]), covered items marked in them by [`COVERED`]; otherwise one set of
+/// counts, restored on the way back, and a bit set of the uncovered items.
+struct State<const COPIED: bool> {
     /// Bit `o`: option `o` is still available.
     available: Vec<u64>,
-    /// Per primary item, how many of its options are available.
+    /// Per primary item, how many of its options are available, and a spare counter
+    /// (`primary + 1` counts; with `COPIED`, those of level `l` at `l * (primary + 1)`).
     count: Vec<u32>,
-    /// Bit `i`: primary item `i` is not yet covered.
+    primary: usize,
+    level: usize,
+    /// Without `COPIED`, bit `i`: primary item `i` is not yet covered.
     uncovered: Vec<u64>,
     /// How many primary items are not yet covered.
     open: usize,
@@ -153,65 +242,120 @@ struct State {
     updates: u64,
 }
 
-impl State {
+impl<const COPIED: bool> State<COPIED> {
+    fn new(t: &Tables, options: usize, primary: usize) -> Self {
+        State {
+            available: first_bits(options),
+            // One more: the spare counter that padded item lists point to.
+            count: (0..primary as u32)
+                .map(|i| t.options_of(i).len() as u32)
+                .chain([0])
+                .collect(),
+            primary,
+            level: 0,
+            uncovered: if COPIED {
+                Vec::new()
+            } else {
+                first_bits(primary)
+            },
+            open: primary,
+            trail: Vec::with_capacity(4 * options.div_ceil(64)),
+            marks: Vec::with_capacity(primary + 1),
+            updates: 0,
+        }
+    }
+
+    /// The counts of the current level.
+    #[inline]
+    fn counts(&self) -> &[u32] {
+        if COPIED {
+            &self.count[self.level * (self.primary + 1)..]
+        } else {
+            &self.count
+        }
+    }
+
     #[inline]
     fn apply(&mut self, t: &Tables, o: usize) {
         self.marks.push(self.trail.len() as u32);
-        for &i in t.items_of(o) {
-            self.uncovered[i as usize / 64] &= !(1 << (i % 64));
+        let mut counts = 0;
+        if COPIED {
+            let p = self.primary + 1;
+            let here = self.level * p;
+            counts = here + p;
+            if self.count.len() < counts + p {
+                self.count.resize(counts + p, 0);
+            }
+            self.count.copy_within(here..counts, counts);
         }
-        self.open -= t.items_of(o).len();
+        self.level += 1;
         for &(w, bits) in t.conflicts_of(o) {
             let word = &mut self.available[w as usize];
-            let mut gone = *word & bits;
+            let gone = *word & bits;
             if gone == 0 {
                 continue;
             }
             *word &= !gone;
             self.trail.push((w, gone));
-            while gone != 0 {
-                self.updates += 1;
-                let c = w as usize * 64 + gone.trailing_zeros() as usize;
-                gone &= gone - 1;
-                for &i in t.items_of(c) {
-                    self.count[i as usize] -= 1;
-                }
+            self.updates +=
+                u64::from(t.add_to_counts(&mut self.count[counts..], w, gone, u32::MAX));
+        }
+        for &i in t.items_of(o) {
+            if i as usize == t.primary {
+                break;
             }
+            if COPIED {
+                self.count[counts + i as usize] += COVERED;
+            } else {
+                self.uncovered[i as usize / 64] &= !(1 << (i % 64));
+            }
+            self.open -= 1;
         }
     }
 
     #[inline]
     fn unapply(&mut self, t: &Tables, o: usize) {
+        self.level -= 1;
         let mark = self.marks.pop().expect("a choice to undo") as usize;
         for &(w, back) in &self.trail[mark..] {
             self.available[w as usize] |= back;
-            let mut back = back;
-            while back != 0 {
-                let c = w as usize * 64 + back.trailing_zeros() as usize;
-                back &= back - 1;
-                for &i in t.items_of(c) {
-                    self.count[i as usize] += 1;
-                }
+            if !COPIED {
+                t.add_to_counts(&mut self.count, w, back, 1);
             }
         }
         self.trail.truncate(mark);
         for &i in t.items_of(o) {
-            self.uncovered[i as usize / 64] |= 1 << (i % 64);
+            if i as usize == t.primary {
+                break;
+            }
+            if !COPIED {
+                self.uncovered[i as usize / 64] |= 1 << (i % 64);
+            }
+            self.open += 1;
         }
-        self.open += t.items_of(o).len();
     }
 
-    /// The uncovered primary item with fewest available options, and that number (the scan
-    /// stops at 0 or 1).
+    /// The uncovered primary item with fewest available options, and that number: the
+    /// first (in item order) with at most one, else the first with the fewest.
     #[inline]
     fn choose(&self) -> (u32, u32) {
+        let count = self.counts();
+        if COPIED {
+            let count = &count[..self.primary];
+            if let Some(i) = count.iter().position(|&n| n <= 1) {
+                return (i as u32, count[i]);
+            }
+            let least = count.iter().copied().min().unwrap_or(u32::MAX);
+            let i = count.iter().position(|&n| n == least).unwrap_or(0);
+            return (i as u32, least);
+        }
         let (mut best, mut best_n) = (0u32, u32::MAX);
         for (w, &word) in self.uncovered.iter().enumerate() {
             let mut word = word;
             while word != 0 {
                 let i = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
-                let n = self.count[i];
+                let n = count[i];
                 if n < best_n {
                     best = i as u32;
                     best_n = n;
@@ -226,36 +370,45 @@ impl State {
 }
 
 /// The state with the tables it reads, as [`backtrack`] drives it.
-struct Search<'a> {
-    s: State,
+struct Search<'a, const COPIED: bool> {
+    s: State<COPIED>,
     t: &'a Tables,
 }
 
-impl Branching for Search<'_> {
-    /// The item branched on and the position of the next option to try among its options.
-    type Level = (u32, u32);
+impl<const COPIED: bool> Branching for Search<'_, COPIED> {
+    /// The options of the item branched on not yet tried: those in words `.0..1` of its
+    /// `option_words` still to be read, and `.3`, the bits of word `.2` (of the available
+    /// set) still to be tried.
+    type Level = (u32, u32, u32, u64);
 
     fn solved(&self) -> bool {
         self.s.open == 0
     }
 
-    fn branch(&mut self) -> Option<(u32, u32)> {
+    fn branch(&mut self) -> Option<Self::Level> {
         let (item, n) = self.s.choose();
-        (n > 0).then_some((item, 0))
+        let item = item as usize;
+        (n > 0).then(|| (self.t.word_start[item], self.t.word_start[item + 1], 0, 0))
     }
 
+    /// The next option in file order: the lowest bit left of the current word, or of the
+    /// next word that has one. The available set is the same at every call for one level
+    /// (the choices below it are undone), so bits read earlier are still good.
     #[inline]
-    fn next(&mut self, (item, next): &mut (u32, u32)) -> Option<usize> {
-        let options = self.t.options_of(*item);
-        while (*next as usize) < options.len() {
-            let o = options[*next as usize] as usize;
-            *next += 1;
-            if self.s.available[o / 64] >> (o % 64) & 1 == 1 {
-                self.s.apply(self.t, o);
-                return Some(o);
+    fn next(&mut self, (next, end, word, bits): &mut Self::Level) -> Option<usize> {
+        while *bits == 0 {
+            if *next == *end {
+                return None;
             }
+            let (w, options) = self.t.option_words[*next as usize];
+            *next += 1;
+            *word = w;
+            *bits = self.s.available[w as usize] & options;
         }
-        None
+        let o = *word as usize * 64 + bits.trailing_zeros() as usize;
+        *bits &= *bits - 1;
+        self.s.apply(self.t, o);
+        Some(o)
     }
 
     fn undo(&mut self, o: usize) {
@@ -276,22 +429,22 @@ fn first_bits(n: usize) -> Vec<u64> {
 /// (option indices in the order chosen).
 pub fn search(instance: &Instance, mut tally: Tally) -> Found {
     let t = Tables::new(instance);
-    let n_options = instance.options.len();
-    let available = first_bits(n_options);
-    let uncovered = first_bits(instance.primary);
-    let s = State {
-        available,
-        count: (0..instance.primary as u32)
-            .map(|i| t.options_of(i).len() as u32)
-            .collect(),
-        uncovered,
-        open: instance.primary,
-        trail: Vec::new(),
-        marks: Vec::with_capacity(instance.primary + 1),
-        updates: 0,
+    let (options, primary) = (instance.options.len(), instance.primary);
+    let depth = primary + 1;
+    tally.found.updates = if primary <= COPIED_COUNTS {
+        let mut search = Search::<true> {
+            s: State::new(&t, options, primary),
+            t: &t,
+        };
+        backtrack(&mut search, &mut tally, depth);
+        search.s.updates
+    } else {
+        let mut search = Search::<false> {
+            s: State::new(&t, options, primary),
+            t: &t,
+        };
+        backtrack(&mut search, &mut tally, depth);
+        search.s.updates
     };
-    let mut search = Search { s, t: &t };
-    backtrack(&mut search, &mut tally, instance.primary + 1);
-    tally.found.updates = search.s.updates;
     tally.found
 }

@@ -429,6 +429,45 @@ mod tests {
         }
     }
 
+    /// `dlx-array` keeps one set of counts, restored on the way back, when an instance has
+    /// more than 256 primary items (fewer: a copy per level); colours on both paths.
+    #[test]
+    fn dlx_array_counts_alike_with_many_primary_items() {
+        let small = families::hard_squares(3, 4);
+        let mut lines = small.lines().filter(|l| !l.starts_with('|'));
+        let header = lines.next().unwrap();
+        let (primary, secondary) = header.split_once(" | ").unwrap();
+        // 300 more primary items, each with one option of its own that colours the first
+        // cell 1: the solutions are the grid's with that cell 1.
+        let extra: Vec<String> = (0..300).map(|k| format!("e{k}")).collect();
+        let mut text = format!("{primary} {} | {secondary}\n", extra.join(" "));
+        let cell = secondary.split(' ').next().unwrap();
+        for line in lines {
+            text.push_str(line);
+            text.push('\n');
+        }
+        for e in &extra {
+            text.push_str(&format!("{e} {cell}:1\n"));
+        }
+        let plain = parse(&small);
+        let many = parse(&text);
+        assert!(many.primary > 256);
+        let want = plain.expected.unwrap();
+        for inst in [&plain, &many] {
+            let f = run("dlx-array", inst, Limit::All, None, 0, &mut |s| {
+                check::check(inst, s).unwrap()
+            })
+            .unwrap();
+            let d = run("dlx", inst, Limit::All, None, 0, &mut |_| {}).unwrap();
+            assert_eq!((f.count, f.nodes), (d.count, d.nodes), "{}", inst.primary);
+            if inst.primary > 256 {
+                assert!(0 < d.count && d.count < want, "{}", d.count);
+            } else {
+                assert_eq!(d.count, want);
+            }
+        }
+    }
+
     #[test]
     fn hard_squares_counts_match_a006506_and_brute_force() {
         let a006506 = [2u128, 7, 63, 1234, 55447, 5598861];
