@@ -9,6 +9,7 @@ use super::output::Format;
 use super::output::Output;
 use anyhow::{bail, Result};
 use clap::Args;
+use std::collections::hash_map::RandomState;
 use std::collections::HashSet;
 use std::hash::BuildHasher;
 use std::io::Read;
@@ -107,14 +108,26 @@ struct Run {
     seconds: f64,
     /// The first wrong solution, if any.
     wrong: Option<String>,
-    /// Distinct verified solutions.
-    distinct: u64,
+    /// The distinct verified solutions, by their hashes.
+    seen: HashSet<u64>,
 }
 
 fn run(backend: &str, inst: &Instance, limit: Limit, max_nodes: Option<u64>, keep: usize) -> Run {
+    run_hashed(backend, inst, limit, max_nodes, keep, &RandomState::new())
+}
+
+/// [`run`], hashing solutions with `hasher` (one hasher for every backend of an instance, so
+/// their solutions can be pooled).
+fn run_hashed(
+    backend: &str,
+    inst: &Instance,
+    limit: Limit,
+    max_nodes: Option<u64>,
+    keep: usize,
+    hasher: &RandomState,
+) -> Run {
     let mut wrong = None;
     let mut seen: HashSet<u64> = HashSet::new();
-    let hasher = std::collections::hash_map::RandomState::new();
     let start = Instant::now();
     let found = xc::run(backend, inst, limit, max_nodes, keep, &mut |s| {
         if let Err(e) = check(inst, s) {
@@ -128,12 +141,29 @@ fn run(backend: &str, inst: &Instance, limit: Limit, max_nodes: Option<u64>, kee
     .unwrap_or_default();
     let seconds = start.elapsed().as_secs_f64();
     Run {
-        distinct: seen.len() as u64,
+        seen,
         found,
         seconds,
         wrong,
     }
 }
+
+/// Whether the runs of an instance disagree: complete runs with different counts, a wrong
+/// solution, or a count the file's comment contradicts.
+fn disputed(inst: &Instance, runs: &[Option<Run>]) -> bool {
+    let complete: Vec<&Run> = runs.iter().flatten().filter(|r| r.found.complete).collect();
+    runs.iter().flatten().any(|r| r.wrong.is_some())
+        || complete
+            .windows(2)
+            .any(|w| w[0].found.count != w[1].found.count)
+        || complete
+            .iter()
+            .any(|r| against_file(inst, &r.found, Limit::All).is_some())
+}
+
+/// Complete backends that may referee an exact-cover dispute, in order of preference: the
+/// first one the run does not involve is asked.
+const REFEREES: [&str; 3] = ["dlx-array", "dlx", "basic"];
 
 /// What the file's count comment says against a search's result, if they disagree.
 fn against_file(inst: &Instance, f: &xc::Found, limit: Limit) -> Option<String> {
@@ -315,23 +345,43 @@ pub fn bench(
             Ok(inst) => inst,
         };
         // A backend that cannot take the instance (dlx1 and colours) gets no run.
-        let runs: Vec<Option<Run>> = chosen
+        let hasher = RandomState::new();
+        let mut runs: Vec<Option<Run>> = chosen
             .iter()
             .map(|b| {
                 xc::unsupported(b, &inst)
                     .is_none()
-                    .then(|| run(b, &inst, Limit::All, max_nodes, 0))
+                    .then(|| run_hashed(b, &inst, Limit::All, max_nodes, 0, &hasher))
             })
             .collect();
-        // The most distinct verified solutions any backend found: a proven lower bound.
-        let proven = runs
-            .iter()
-            .flatten()
-            .filter(|r| r.wrong.is_none())
-            .map(|r| r.distinct)
-            .max()
-            .unwrap_or(0);
-        for (b, r) in chosen.iter().zip(&runs) {
+        let mut names: Vec<&str> = chosen.clone();
+        // Any disagreement (between backends, or with the file) brings in a referee: the
+        // first complete backend the run does not involve. Its verified solutions join the
+        // evidence like everyone's.
+        if disputed(&inst, &runs) {
+            if let Some(referee) = REFEREES
+                .iter()
+                .find(|r| !chosen.contains(r) && xc::unsupported(r, &inst).is_none())
+            {
+                runs.push(Some(run_hashed(
+                    referee,
+                    &inst,
+                    Limit::All,
+                    max_nodes,
+                    0,
+                    &hasher,
+                )));
+                names.push(referee);
+            }
+        }
+        // Every distinct verified solution any backend found: a proven lower bound.
+        let mut pooled: HashSet<u64> = HashSet::new();
+        for r in runs.iter().flatten().filter(|r| r.wrong.is_none()) {
+            pooled.extend(&r.seen);
+        }
+        let proven = pooled.len() as u64;
+        for (k, (b, r)) in names.iter().zip(&runs).enumerate() {
+            let refereeing = k >= chosen.len();
             let Some(r) = r else {
                 rows.push(Row {
                     instance: file.clone(),
@@ -357,7 +407,12 @@ pub fn bench(
             } else {
                 "ok".to_string()
             };
-            if check != "ok" && check != "incomplete" {
+            let check = if refereeing {
+                format!("referee: {check}")
+            } else {
+                check
+            };
+            if !refereeing && check != "ok" && check != "incomplete" {
                 clean = false;
                 eprintln!("sudobench: {file}: backend {b}: {check}");
             }
@@ -387,13 +442,19 @@ pub fn bench(
                 .max()
                 .unwrap_or(8)
                 .max(8);
+            let name = rows
+                .iter()
+                .map(|r| r.backend.len())
+                .max()
+                .unwrap_or(7)
+                .max(7);
             out.line(&format!(
-                "{:<width$}  {:<7} {:>12} {:>14} {:>16} {:>10} {:>13}  check",
+                "{:<width$}  {:<name$} {:>12} {:>14} {:>16} {:>10} {:>13}  check",
                 "instance", "backend", "solutions", "nodes", "updates", "seconds", "solutions/s"
             ));
             for r in &rows {
                 out.line(&format!(
-                    "{:<width$}  {:<7} {:>12} {:>14} {:>16} {:>10.3} {:>13.0}  {}",
+                    "{:<width$}  {:<name$} {:>12} {:>14} {:>16} {:>10.3} {:>13.0}  {}",
                     r.instance,
                     r.backend,
                     if r.complete {

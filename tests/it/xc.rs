@@ -135,6 +135,7 @@ fn bench_cross_checks_backends_and_the_files_counts() {
         lines[0],
         "instance,backend,solutions,complete,nodes,updates,seconds,solutions_per_sec,check"
     );
+    // No disagreement, so no referee rows.
     assert_eq!(lines.len(), 1 + 3 * small.len());
     for line in &lines[1..] {
         let f: Vec<&str> = line.split(',').collect();
@@ -178,6 +179,47 @@ fn a_wrong_count_comment_fails_the_bench_and_the_count() {
         ),
         "{err}"
     );
+    // The dispute brought in a referee, the first complete backend not in the run; its 92
+    // verified solutions side with the backend against the file.
+    let rows = stdout(&out);
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(rows[2].starts_with("q.dlx     dlx-array"), "{rows:?}");
+    assert!(
+        rows[2].ends_with(
+            "referee: disputed: 92 solutions found, but the file's count is 91 (OEIS A000170)"
+        ),
+        "{rows:?}"
+    );
+    let out = crate::common::run_in(
+        dir.path(),
+        &[
+            "bench",
+            "--backends",
+            "dlx-array,basic",
+            "--format",
+            "csv",
+            "q.dlx",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let rows = stdout(&out);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(rows[3].starts_with("q.dlx,dlx,92,true,1373,"), "{rows:?}");
+    // With every referee in the run, none is left to ask.
+    let out = crate::common::run_in(
+        dir.path(),
+        &[
+            "bench",
+            "--backends",
+            "dlx,dlx-array,basic",
+            "--format",
+            "csv",
+            "q.dlx",
+        ],
+        b"",
+    );
+    assert_eq!(stdout(&out).len(), 4);
     let out = crate::common::run_in(dir.path(), &["count", "--limit", "all", "q.dlx"], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out)[0].starts_with("error: q.dlx: backend dlx: 92 solutions found"));
