@@ -102,7 +102,7 @@ fn write_formula(
                 )));
             }
             let cnf = OrderCnf::new(g);
-            dimacs::write_order(out, &cnf, g.order().side(), &[&title])?;
+            dimacs::write_order(out, &cnf, g.order().side(), &[], &[&title])?;
             return Ok((cnf.num_vars(), cnf.num_clauses()));
         }
     };

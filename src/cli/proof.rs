@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use std::path::Path;
 use sudobench::certify::files::ProofDir;
 use sudobench::format::{Item, ParseError, Reader, Record};
-use sudobench::grid::Grid;
+use sudobench::puzzle::Solution;
 use sudobench::runner::pipeline::{run_ordered, Sink, Stage};
 use sudobench::runner::{Mismatch, Observer, Runner};
 use sudobench::solver::sat::proof::{prove, Proven};
@@ -39,7 +39,7 @@ impl Prover {
     /// Proves that `record` has no solution other than `solution` (with `None`: no solution
     /// at all) and writes `NAME-LINE.cnf` and `NAME-LINE.drat`: the proof is made in memory,
     /// and the files are written only when it proves what the backend answered.
-    pub fn prove(&self, record: &Record, solution: Option<&Grid>) -> Result<(), String> {
+    pub fn prove(&self, record: &Record, solution: Option<&Solution>) -> Result<(), String> {
         let (mut cnf, mut drat) = (Vec::new(), Vec::with_capacity(64 * 1024));
         let result = prove(&record.puzzle, self.encoding, &mut cnf, &mut drat);
         let problem = match (result, solution) {
@@ -95,7 +95,7 @@ impl Observer for Collect<'_> {
     ) {
         let proof = match (mismatch, answers.first()) {
             (None, Some(Some(o))) => match o.count() {
-                Count::Exactly(1) => Some(self.prover.prove(record, o.solution())),
+                Count::Exactly(1) => Some(self.prover.prove(record, o.first_solution())),
                 Count::Exactly(0) => Some(self.prover.prove(record, None)),
                 _ => None,
             },

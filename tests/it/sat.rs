@@ -271,7 +271,7 @@ fn uniqueness_proofs_are_checked_by_rate() {
             let Proven::Unique(sol) = got else {
                 panic!("{e}: {p} not proven unique: {got:?}");
             };
-            verify::check_puzzle(p, &sol).unwrap();
+            verify::check_puzzle(p, sol.grid().expect("a 9x9 solution")).unwrap();
             assert!(
                 rate_verifies(&rate, &cnf, &drat),
                 "{e}: rate rejects the proof for {p}"
@@ -426,6 +426,84 @@ fn cli_count_writes_proofs_for_unique_and_unsolvable_puzzles_only() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Grids of other orders get proofs too, in the reduced encoding (the one `cnf` writes for
+/// them): a unique 16x16 and a 4x4 with no solution, each checked by `rate`; the 16x16 proof
+/// fails once its blocking clause is taken away. Another encoding is refused per record.
+#[test]
+fn proofs_of_other_orders_are_checked_by_rate() {
+    use std::io::Read;
+    let rate = rate();
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    flate2::read::MultiGzDecoder::new(
+        std::fs::File::open(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("data/orders_16x16_gecode.gz"),
+        )
+        .unwrap(),
+    )
+    .read_to_string(&mut text)
+    .unwrap();
+    let gecode = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    // 4x4: the bottom-left box has no place for a 2; the empty 4x4 has 288 solutions.
+    let input = dir.path().join("orders.txt");
+    std::fs::write(
+        &input,
+        format!("{gecode}\n1...2....1.....2\n................\n"),
+    )
+    .unwrap();
+    let proofs = dir.path().join("proofs");
+    let out = count_with_proofs("reduced", &proofs, &input);
+    crate::common::assert_success(&out);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n0\n2+\n");
+    assert_eq!(
+        listing(&proofs),
+        [
+            "orders.txt-1.cnf",
+            "orders.txt-1.drat",
+            "orders.txt-2.cnf",
+            "orders.txt-2.drat"
+        ]
+    );
+    for stem in ["orders.txt-1", "orders.txt-2"] {
+        let (cnf, drat) = (
+            proofs.join(format!("{stem}.cnf")),
+            proofs.join(format!("{stem}.drat")),
+        );
+        assert!(rate_verifies(&rate, &cnf, &drat), "rate rejects {stem}");
+    }
+    // Without its last clause (the one blocking the solution) the 16x16 formula is
+    // satisfiable, and rate must reject the same proof.
+    let cnf = std::fs::read_to_string(proofs.join("orders.txt-1.cnf")).unwrap();
+    let mut lines: Vec<String> = cnf.lines().map(str::to_string).collect();
+    let blocking = lines.pop().unwrap();
+    assert!(blocking.split(' ').count() > 2, "{blocking}");
+    let header = lines.iter().position(|l| l.starts_with("p cnf ")).unwrap();
+    let fields: Vec<usize> = lines[header][6..]
+        .split(' ')
+        .map(|f| f.parse().unwrap())
+        .collect();
+    lines[header] = format!("p cnf {} {}", fields[0], fields[1] - 1);
+    let open = dir.path().join("open.cnf");
+    std::fs::write(&open, lines.join("\n") + "\n").unwrap();
+    assert!(!rate_verifies(
+        &rate,
+        &open,
+        &proofs.join("orders.txt-1.drat")
+    ));
+    // Another encoding does not exist for other orders: the record is refused, saying so.
+    let out = count_with_proofs("extended", &dir.path().join("other"), &input);
+    assert_eq!(out.status.code(), Some(1));
+    let f = input.display();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "error: {f}:1: proof: a 16x16 grid is proven in the reduced encoding only \
+             (not extended)\nerror: {f}:2: proof: a 4x4 grid is proven in the reduced \
+             encoding only (not extended)\n2+\n"
+        )
+    );
 }
 
 /// The files in a directory, sorted.

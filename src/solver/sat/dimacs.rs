@@ -66,12 +66,14 @@ fn body<'a>(
 }
 
 /// Writes the formula of a grid of another order than 9×9 ([`OrderCnf`]) as DIMACS CNF:
-/// `title` lines, then one `c v N rRcC=V` line per candidate variable (rows and columns from
-/// 1) and one line naming the auxiliary variables, the header and the clauses.
+/// `title` lines, then one `c v N rRcC=V` line per candidate variable (rows and columns
+/// from 1) and one line naming the auxiliary variables, the header, the clauses and the
+/// `extra` clauses (a proof's blocking clause).
 pub fn write_order(
     out: &mut dyn Write,
     cnf: &OrderCnf,
     side: usize,
+    extra: &[&[Lit]],
     title: &[&str],
 ) -> io::Result<()> {
     for line in title {
@@ -92,7 +94,12 @@ pub fn write_order(
             cnf.num_vars()
         )?;
     }
-    body(out, cnf.num_vars(), cnf.num_clauses(), cnf.clauses())
+    body(
+        out,
+        cnf.num_vars(),
+        cnf.num_clauses() + extra.len(),
+        cnf.clauses().chain(extra.iter().copied()),
+    )
 }
 
 /// A CNF formula read back from DIMACS.

@@ -23,9 +23,11 @@
 
 use super::dimacs;
 use super::encoding::{Encoding, Formula, Givens};
-use crate::grid::Grid;
-use crate::puzzle::Puzzle;
+use super::order_cnf::OrderCnf;
+use crate::order::OrderGrid;
+use crate::puzzle::{Puzzle, Solution};
 use std::io::{self, Write};
+use std::sync::Arc;
 use varisat::{ExtendFormula, ProofFormat};
 
 /// What [`prove`] found.
@@ -35,7 +37,7 @@ pub enum Proven {
     /// were written.
     NoSolution,
     /// The puzzle has exactly this solution; the CNF and the DRAT proof were written.
-    Unique(Grid),
+    Unique(Solution),
     /// The puzzle has at least two solutions (the files hold no valid proof).
     Multiple,
 }
@@ -52,9 +54,9 @@ pub enum ProofError {
     /// The solver's model did not decode into a grid.
     #[error("the SAT model does not decode to a grid")]
     Decode,
-    /// Proofs are written for 9×9 puzzles only.
-    #[error("proofs are written for 9x9 puzzles; this one is {0}")]
-    Order(String),
+    /// Grids of other orders than 9×9 have one encoding, `reduced`.
+    #[error("a {0} grid is proven in the reduced encoding only (not {1})")]
+    Encoding(String, Encoding),
 }
 
 /// Proves that `puzzle` has a unique solution, or none: writes the CNF (the `encoding` of the
@@ -69,7 +71,8 @@ pub fn prove(
     let givens = match puzzle {
         Puzzle::Grid(g) => Givens::Grid(g),
         Puzzle::Candidates(c) => Givens::Candidates(c),
-        Puzzle::Order(g) => return Err(ProofError::Order(g.order().label())),
+        Puzzle::Order(g) if encoding == Encoding::Reduced => return prove_order(g, cnf, proof),
+        Puzzle::Order(g) => return Err(ProofError::Encoding(g.order().label(), encoding)),
     };
     let mut formula = Formula::new();
     formula.build(encoding, givens);
@@ -90,7 +93,7 @@ pub fn prove(
         let title: Vec<&str> = title.iter().map(String::as_str).collect();
         dimacs::write(cnf, &formula, &[], &title)?;
         cnf.flush()?;
-        return match refute(&formula, None, proof)? {
+        return match refute(formula.clauses(), None, proof)? {
             true => Ok(Proven::NoSolution),
             // The two solvers disagree: no proof to offer.
             false => Err(ProofError::Solver(
@@ -121,22 +124,86 @@ pub fn prove(
     dimacs::write(cnf, &formula, &[&blocking], &title)?;
     cnf.flush()?;
 
-    Ok(if refute(&formula, Some(&blocking), proof)? {
-        Proven::Unique(solution)
+    Ok(if refute(formula.clauses(), Some(&blocking), proof)? {
+        Proven::Unique(Solution::Grid(solution))
     } else {
         Proven::Multiple
     })
 }
 
-/// Solves `formula` (plus `extra`, if given) with a solver that writes DRAT to `proof` from its
+/// [`prove`] for a grid of another order: the same two steps on its [`OrderCnf`] (the
+/// reduced encoding, as `sudobench cnf` writes it).
+fn prove_order(
+    puzzle: &OrderGrid,
+    cnf: &mut dyn Write,
+    proof: &mut dyn Write,
+) -> Result<Proven, ProofError> {
+    let formula = OrderCnf::new(puzzle);
+    let side = puzzle.order().side();
+    let mut finder = varisat::Solver::new();
+    for clause in formula.clauses() {
+        finder.add_clause(clause);
+    }
+    let satisfiable = finder
+        .solve()
+        .map_err(|e| ProofError::Solver(e.to_string()))?;
+    let (solution, blocking) = if satisfiable {
+        let model = finder.model().ok_or(ProofError::Decode)?;
+        let mut truth = vec![false; formula.num_vars()];
+        for lit in model {
+            if let Some(t) = truth.get_mut(lit.index()) {
+                *t = lit.is_positive();
+            }
+        }
+        let mut blocking = Vec::new();
+        let solution = formula
+            .decode(puzzle, &truth, &mut blocking)
+            .ok_or(ProofError::Decode)?;
+        (Some(solution), Some(blocking))
+    } else {
+        (None, None)
+    };
+    drop(finder);
+    let mut title = vec![format!(
+        "sudobench proof input: puzzle {}",
+        puzzle.to_line()
+    )];
+    match &solution {
+        Some(s) => {
+            title.push(format!("solution {}", s.to_line()));
+            title.push(
+                "the last clause blocks that solution; the formula is unsatisfiable iff it is unique"
+                    .to_string(),
+            );
+        }
+        None => {
+            title.push("the formula is unsatisfiable iff the puzzle has no solution".to_string())
+        }
+    }
+    let title: Vec<&str> = title.iter().map(String::as_str).collect();
+    let extra: Vec<&[varisat::Lit]> = blocking.iter().map(Vec::as_slice).collect();
+    dimacs::write_order(cnf, &formula, side, &extra, &title)?;
+    cnf.flush()?;
+    let unsat = refute(formula.clauses(), blocking.as_deref(), proof)?;
+    match (solution, unsat) {
+        (Some(s), true) => Ok(Proven::Unique(Solution::Order(Arc::new(s)))),
+        (Some(_), false) => Ok(Proven::Multiple),
+        (None, true) => Ok(Proven::NoSolution),
+        (None, false) => Err(ProofError::Solver(
+            "a second solver found a solution the first did not".to_string(),
+        )),
+    }
+}
+
+/// Solves `clauses` (plus `extra`, if given) with a solver that writes DRAT to `proof` from its
 /// first clause on; true if it is unsatisfiable (and `proof` refutes it).
 ///
 /// The proof always ends with the empty clause: varisat omits it when the formula is refuted
 /// while its clauses are being added (unit propagation alone), which leaves an empty proof that
 /// some checkers (`rate`) do not accept. The empty clause is then a RUP lemma, so adding it
 /// keeps the proof valid for every checker.
-fn refute(
-    formula: &Formula,
+fn refute<'a>(
+    clauses: impl Iterator<Item = &'a [varisat::Lit]>,
     extra: Option<&[varisat::Lit]>,
     proof: &mut dyn Write,
 ) -> Result<bool, ProofError> {
@@ -144,7 +211,7 @@ fn refute(
     let unsat = {
         let mut prover = varisat::Solver::new();
         prover.write_proof(&mut drat, ProofFormat::Drat);
-        for clause in formula.clauses() {
+        for clause in clauses {
             prover.add_clause(clause);
         }
         if let Some(clause) = extra {
