@@ -12,8 +12,14 @@
 //! - Blocking clause after a solution: "not all of these options" (no proper superset of a
 //!   cover is a cover, since every option has a primary item, so each cover is found once).
 //!
-//! `nodes` counts solver calls (one per solution, and one that finds no more); the node
-//! budget limits those calls. varisat offers no budget inside one call.
+//! - Cubes: the enumeration runs under assumptions, one cube of options at a time (the
+//!   options of the primary items with fewest options, three levels deep), so each call and
+//!   each refutation that closes a cube stays local. On the 3×20 pentomino packing that is
+//!   23 s down to 6 s; on the other bundled families it is level or faster (Langford 8:
+//!   1.8×).
+//!
+//! `nodes` counts solver calls (one per solution, and one per cube that finds no more); the
+//! node budget limits those calls. varisat offers no budget inside one call.
 
 use super::{Found, Instance, Tally};
 use varisat::{ExtendFormula, Lit, Solver};
@@ -104,41 +110,89 @@ fn encode(instance: &Instance) -> (Solver<'static>, Vec<Lit>) {
     (solver, x)
 }
 
+/// Primary items split the search into cubes (see [`cubes`]) down to this many levels.
+const CUBE_LEVELS: usize = 3;
+
+/// The cubes the enumeration runs in, each a list of options assumed chosen: the options of
+/// the primary item with fewest options, and within each, the options of the next such item
+/// (up to [`CUBE_LEVELS`] levels; an option that covers the next item stands alone). Every
+/// solution holds exactly one option of each primary item, so the cubes partition the
+/// solutions: each is found in exactly one cube. Small cubes keep each solver call, and the
+/// refutation that ends each cube, local — what makes counting thousands of solutions
+/// feasible where one global enumeration is not.
+fn cubes(instance: &Instance) -> Vec<Vec<usize>> {
+    let mut column: Vec<Vec<usize>> = vec![Vec::new(); instance.primary];
+    for (o, option) in instance.options.iter().enumerate() {
+        for &(i, _) in option {
+            if i < instance.primary {
+                column[i].push(o);
+            }
+        }
+    }
+    let mut items: Vec<usize> = (0..instance.primary).collect();
+    items.sort_by_key(|&i| (column[i].len(), i));
+    let mut cubes: Vec<Vec<usize>> = vec![Vec::new()];
+    for &item in items.iter().take(CUBE_LEVELS) {
+        let mut next = Vec::new();
+        for cube in cubes {
+            let covered = cube
+                .iter()
+                .any(|&o| instance.options[o].iter().any(|&(i, _)| i == item));
+            if covered {
+                next.push(cube);
+                continue;
+            }
+            for &o in &column[item] {
+                let mut c = cube.clone();
+                c.push(o);
+                next.push(c);
+            }
+        }
+        cubes = next;
+    }
+    cubes
+}
+
 /// Searches `instance` as the tally asks (its nodes are solver calls), showing it each solution
-/// (option indices in increasing order).
+/// (option indices in increasing order). The solutions are enumerated cube by cube (see
+/// [`cubes`]), with blocking clauses, under assumptions.
 pub fn search(instance: &Instance, mut t: Tally) -> Found {
     let (mut solver, x) = encode(instance);
     let mut truth = vec![false; x.len()];
     let mut chosen = Vec::new();
-    loop {
-        if !t.count_node() {
-            break;
-        }
-        match solver.solve() {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(_) => {
+    'cubes: for cube in cubes(instance) {
+        let assumed: Vec<Lit> = cube.iter().map(|&o| x[o]).collect();
+        loop {
+            if !t.count_node() {
+                break 'cubes;
+            }
+            solver.assume(&assumed);
+            match solver.solve() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(_) => {
+                    t.found.complete = false;
+                    break 'cubes;
+                }
+            }
+            let Some(model) = solver.model() else {
                 t.found.complete = false;
-                break;
+                break 'cubes;
+            };
+            truth.iter_mut().for_each(|t| *t = false);
+            for lit in model {
+                if let Some(t) = truth.get_mut(lit.index()) {
+                    *t = lit.is_positive();
+                }
             }
-        }
-        let Some(model) = solver.model() else {
-            t.found.complete = false;
-            break;
-        };
-        truth.iter_mut().for_each(|t| *t = false);
-        for lit in model {
-            if let Some(t) = truth.get_mut(lit.index()) {
-                *t = lit.is_positive();
+            chosen.clear();
+            chosen.extend((0..x.len()).filter(|&o| truth[o]));
+            if t.count_solution(&chosen) {
+                break 'cubes;
             }
+            let block: Vec<Lit> = chosen.iter().map(|&o| !x[o]).collect();
+            solver.add_clause(&block);
         }
-        chosen.clear();
-        chosen.extend((0..x.len()).filter(|&o| truth[o]));
-        if t.count_solution(&chosen) {
-            break;
-        }
-        let block: Vec<Lit> = chosen.iter().map(|&o| !x[o]).collect();
-        solver.add_clause(&block);
     }
     t.found
 }
