@@ -44,19 +44,19 @@ pub struct GenerateArgs {
     /// digit no clue in its row, column or box holds, leaving no solution.
     #[arg(long, conflicts_with_all = ["min_guesses", "hard"])]
     no_solution: bool,
-    /// Random symmetries the guesses are averaged over.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10000))]
-    symmetries: u32,
+    /// Random symmetries the guesses are averaged over [default: 16].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10000))]
+    symmetries: Option<u32>,
     /// Hill-climbing steps from each starting puzzle before a new one is drawn (0: keep or drop
-    /// random puzzles as they come).
-    #[arg(long, default_value_t = 10_000)]
-    climb: u32,
-    /// Random grids tried per puzzle before giving up on it (exit 1).
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
-    attempts: u64,
-    /// Backend that confirms every puzzle's uniqueness before it is printed.
-    #[arg(long, default_value = "logic")]
-    confirm: String,
+    /// random puzzles as they come) [default: 10000].
+    #[arg(long)]
+    climb: Option<u32>,
+    /// Random grids tried per puzzle before giving up on it (exit 1) [default: 100000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    attempts: Option<u64>,
+    /// Backend that confirms every puzzle's uniqueness before it is printed [default: logic].
+    #[arg(long)]
+    confirm: Option<String>,
     /// Stop after this many seconds: the puzzles made by then are printed, the run reports how
     /// many were not made and exits 1 (9×9 puzzles only).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
@@ -130,6 +130,11 @@ fn parse_guesses(s: &str) -> Result<f64, String> {
 }
 
 impl GenerateArgs {
+    /// `--symmetries`, or its default.
+    fn symmetries(&self) -> u32 {
+        self.symmetries.unwrap_or(16)
+    }
+
     fn config(&self) -> Config {
         let (min_clues, max_clues) = self.clues.unwrap_or((17, 81));
         let goal = if self.hard {
@@ -143,11 +148,11 @@ impl GenerateArgs {
             max_clues,
             hardness: goal.map(|min_guesses| Hardness {
                 min_guesses,
-                symmetries: self.symmetries,
-                steps: self.climb,
+                symmetries: self.symmetries(),
+                steps: self.climb.unwrap_or(10_000),
             }),
-            max_attempts: self.attempts,
-            confirm: self.confirm.clone(),
+            max_attempts: self.attempts.unwrap_or(100_000),
+            confirm: self.confirm.clone().unwrap_or_else(|| "logic".to_string()),
             no_solution: self.no_solution,
         }
     }
@@ -176,10 +181,14 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
                 args.min_guesses.is_some() || args.hard,
                 "--min-guesses and --hard",
             ),
+            (args.symmetries.is_some(), "--symmetries"),
+            (args.climb.is_some(), "--climb"),
+            (args.attempts.is_some(), "--attempts"),
+            (args.confirm.is_some(), "--confirm"),
         ];
         if let Some((_, flag)) = unsupported.iter().find(|(given, _)| *given) {
             anyhow::bail!(
-                "{flag} work on 9x9 puzzles only (not with --order {order}: it takes --count, \
+                "{flag}: for 9x9 puzzles only (not with --order {order}: it takes --count, \
                  --seed, --threads, --shard, --no-solution and --several)"
             );
         }
@@ -265,7 +274,7 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
         eprint!(
             "; mean {:.2} guesses over {} symmetries",
             guesses / made.max(1) as f64,
-            args.symmetries
+            args.symmetries()
         );
     }
     eprint!("; {failed} failed");

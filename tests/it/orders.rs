@@ -450,17 +450,25 @@ fn generate_of_other_orders_takes_shards_and_refuses_the_9x9_only_flags() {
     }
     assert_eq!(parts, crate::common::stdout(&whole));
     assert_eq!(crate::common::lines(&whole).len(), 10);
+    // Every 9x9-only flag is refused, those with defaults included (given explicitly).
     for flag in [
         &["--symmetry", "central"][..],
         &["--clues", "20..30"],
         &["--hard"],
+        &["--symmetries", "16"],
+        &["--climb", "0"],
+        &["--attempts", "5"],
+        &["--confirm", "basic"],
     ] {
         let mut args = vec!["generate", "--order", "4", "--count", "1"];
         args.extend_from_slice(flag);
         let out = run(&args, b"");
         assert!(!out.status.success(), "{flag:?}");
         assert!(
-            crate::common::stderr(&out).contains("work on 9x9 puzzles only (not with --order 4"),
+            crate::common::stderr(&out).contains(&format!(
+                "{}: for 9x9 puzzles only (not with --order 4",
+                flag[0]
+            )),
             "{flag:?}: {}",
             crate::common::stderr(&out)
         );
