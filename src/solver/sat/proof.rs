@@ -78,14 +78,7 @@ pub fn prove(
     formula.build(encoding, givens);
 
     // First solution.
-    let mut finder = varisat::Solver::new();
-    for clause in formula.clauses() {
-        finder.add_clause(clause);
-    }
-    let satisfiable = finder
-        .solve()
-        .map_err(|e| ProofError::Solver(e.to_string()))?;
-    if !satisfiable {
+    let Some(truth) = first_model(formula.clauses(), formula.num_vars())? else {
         let title = [
             format!("sudobench proof input: puzzle {puzzle}"),
             "the formula is unsatisfiable iff the puzzle has no solution".to_string(),
@@ -100,19 +93,11 @@ pub fn prove(
                 "a second solver found a solution the first did not".to_string(),
             )),
         };
-    }
-    let model = finder.model().ok_or(ProofError::Decode)?;
-    let mut truth = vec![false; formula.num_vars()];
-    for lit in model {
-        if let Some(t) = truth.get_mut(lit.index()) {
-            *t = lit.is_positive();
-        }
-    }
+    };
     let mut blocking = Vec::new();
     let solution = formula
         .decode(&truth, &mut blocking)
         .ok_or(ProofError::Decode)?;
-    drop(finder);
 
     let title = [
         format!("sudobench proof input: puzzle {puzzle}"),
@@ -140,30 +125,16 @@ fn prove_order(
 ) -> Result<Proven, ProofError> {
     let formula = OrderCnf::new(puzzle);
     let side = puzzle.order().side();
-    let mut finder = varisat::Solver::new();
-    for clause in formula.clauses() {
-        finder.add_clause(clause);
-    }
-    let satisfiable = finder
-        .solve()
-        .map_err(|e| ProofError::Solver(e.to_string()))?;
-    let (solution, blocking) = if satisfiable {
-        let model = finder.model().ok_or(ProofError::Decode)?;
-        let mut truth = vec![false; formula.num_vars()];
-        for lit in model {
-            if let Some(t) = truth.get_mut(lit.index()) {
-                *t = lit.is_positive();
-            }
+    let (solution, blocking) = match first_model(formula.clauses(), formula.num_vars())? {
+        Some(truth) => {
+            let mut blocking = Vec::new();
+            let solution = formula
+                .decode(puzzle, &truth, &mut blocking)
+                .ok_or(ProofError::Decode)?;
+            (Some(solution), Some(blocking))
         }
-        let mut blocking = Vec::new();
-        let solution = formula
-            .decode(puzzle, &truth, &mut blocking)
-            .ok_or(ProofError::Decode)?;
-        (Some(solution), Some(blocking))
-    } else {
-        (None, None)
+        None => (None, None),
     };
-    drop(finder);
     let mut title = vec![format!(
         "sudobench proof input: puzzle {}",
         puzzle.to_line()
@@ -193,6 +164,32 @@ fn prove_order(
             "a second solver found a solution the first did not".to_string(),
         )),
     }
+}
+
+/// A model of `clauses` (the value of each of the `vars` variables), or `None` if they are
+/// unsatisfiable: the first step of a proof, by a solver that writes none.
+fn first_model<'a>(
+    clauses: impl Iterator<Item = &'a [varisat::Lit]>,
+    vars: usize,
+) -> Result<Option<Vec<bool>>, ProofError> {
+    let mut finder = varisat::Solver::new();
+    for clause in clauses {
+        finder.add_clause(clause);
+    }
+    let satisfiable = finder
+        .solve()
+        .map_err(|e| ProofError::Solver(e.to_string()))?;
+    if !satisfiable {
+        return Ok(None);
+    }
+    let model = finder.model().ok_or(ProofError::Decode)?;
+    let mut truth = vec![false; vars];
+    for lit in model {
+        if let Some(t) = truth.get_mut(lit.index()) {
+            *t = lit.is_positive();
+        }
+    }
+    Ok(Some(truth))
 }
 
 /// Solves `clauses` (plus `extra`, if given) with a solver that writes DRAT to `proof` from its
