@@ -13,10 +13,8 @@
 //!   cover is a cover, since every option has a primary item, so each cover is found once).
 //!
 //! - Cubes: the enumeration runs under assumptions, one cube of options at a time (the
-//!   options of the primary items with fewest options, three levels deep), so each call and
-//!   each refutation that closes a cube stays local. On the 3×20 pentomino packing that is
-//!   23 s down to 6 s; on the other bundled families it is level or faster (Langford 8:
-//!   1.8×).
+//!   nodes of the first levels of an exact-cover search, about a thousand of them; see
+//!   [`cubes`]), so each call and each refutation that closes a cube stays local.
 //!
 //! `nodes` counts solver calls (one per solution, and one per cube that finds no more); the
 //! node budget limits those calls. varisat offers no budget inside one call.
@@ -110,47 +108,80 @@ fn encode(instance: &Instance) -> (Solver<'static>, Vec<Lit>) {
     (solver, x)
 }
 
-/// Primary items split the search into cubes (see [`cubes`]) down to this many levels.
-const CUBE_LEVELS: usize = 3;
+/// Cubes are split further while there are fewer than this many …
+const CUBES: usize = 1000;
 
-/// The cubes the enumeration runs in, each a list of options assumed chosen: the options of
-/// the primary item with fewest options, and within each, the options of the next such item
-/// (up to [`CUBE_LEVELS`] levels; an option that covers the next item stands alone). Every
-/// solution holds exactly one option of each primary item, so the cubes partition the
-/// solutions: each is found in exactly one cube. Small cubes keep each solver call, and the
-/// refutation that ends each cube, local — what makes counting thousands of solutions
-/// feasible where one global enumeration is not.
-fn cubes(instance: &Instance) -> Vec<Vec<usize>> {
-    let mut column: Vec<Vec<usize>> = vec![Vec::new(); instance.primary];
+/// … and for at most this many levels.
+const CUBE_LEVELS: usize = 4;
+
+/// The options still open beside a partial cover (`chosen`), grouped by primary item: an
+/// option is open when its primary items are uncovered and each of its secondary items is
+/// unused, or used only with the colour it gives (both coloured). Also which primary items
+/// `chosen` covers.
+fn open_options(instance: &Instance, chosen: &[usize]) -> (Vec<Vec<usize>>, Vec<bool>) {
+    // Per item: unused (None), used without a colour (Some(0)), or used with colour c.
+    let mut used: Vec<Option<u32>> = vec![None; instance.items()];
+    for &o in chosen {
+        for &(i, c) in &instance.options[o] {
+            used[i] = Some(c);
+        }
+    }
+    let mut open: Vec<Vec<usize>> = vec![Vec::new(); instance.primary];
     for (o, option) in instance.options.iter().enumerate() {
-        for &(i, _) in option {
-            if i < instance.primary {
-                column[i].push(o);
+        let fits = option.iter().all(|&(i, c)| match used[i] {
+            None => true,
+            Some(u) => i >= instance.primary && c != 0 && u == c,
+        });
+        if fits {
+            for &(i, _) in option.iter().filter(|&&(i, _)| i < instance.primary) {
+                open[i].push(o);
             }
         }
     }
-    let mut items: Vec<usize> = (0..instance.primary).collect();
-    items.sort_by_key(|&i| (column[i].len(), i));
-    let mut cubes: Vec<Vec<usize>> = vec![Vec::new()];
-    for &item in items.iter().take(CUBE_LEVELS) {
-        let mut next = Vec::new();
-        for cube in cubes {
-            let covered = cube
-                .iter()
-                .any(|&o| instance.options[o].iter().any(|&(i, _)| i == item));
-            if covered {
-                next.push(cube);
+    let covered = (0..instance.primary).map(|i| used[i].is_some()).collect();
+    (open, covered)
+}
+
+/// The cubes the enumeration runs in, each a list of options assumed chosen. They are the
+/// nodes of an exact-cover search (Algorithm X: branch on the uncovered primary item with
+/// fewest open options, the first on ties), expanded a level at a time until there are at
+/// least [`CUBES`] of them, or [`CUBE_LEVELS`] levels, or none can be split. A node that covers every primary item, or
+/// has one with no open option, is a cube as it is: the solver confirms or refutes it (the
+/// splitting decides nothing). At every node the branching item's options split the
+/// solutions below it, so the cubes partition the solutions: each is found in exactly one
+/// cube. Small cubes keep each solver call, and the refutation that closes each cube, local —
+/// what makes counting thousands of solutions feasible where one global enumeration is not.
+fn cubes(instance: &Instance) -> Vec<Vec<usize>> {
+    // Each cube, and whether it can still be split.
+    let mut cubes: Vec<(Vec<usize>, bool)> = vec![(Vec::new(), true)];
+    for _ in 0..CUBE_LEVELS {
+        if cubes.len() >= CUBES || !cubes.iter().any(|c| c.1) {
+            break;
+        }
+        let mut next = Vec::with_capacity(cubes.len());
+        for (cube, open) in cubes {
+            if !open {
+                next.push((cube, false));
                 continue;
             }
-            for &o in &column[item] {
-                let mut c = cube.clone();
-                c.push(o);
-                next.push(c);
+            let (options, covered) = open_options(instance, &cube);
+            let item = (0..instance.primary)
+                .filter(|&i| !covered[i])
+                .min_by_key(|&i| (options[i].len(), i));
+            match item {
+                Some(item) if !options[item].is_empty() => {
+                    for &o in &options[item] {
+                        let mut c = cube.clone();
+                        c.push(o);
+                        next.push((c, true));
+                    }
+                }
+                _ => next.push((cube, false)),
             }
         }
         cubes = next;
     }
-    cubes
+    cubes.into_iter().map(|c| c.0).collect()
 }
 
 /// Searches `instance` as the tally asks (its nodes are solver calls), showing it each solution

@@ -62,7 +62,7 @@ fn too_slow(backend: &str, file: &str) -> bool {
     match backend {
         "dlx" | "dlx-array" => false,
         "dlx1" => big[1..].iter().any(|b| file.contains(b)),
-        // basic: a minute on 6x10; sat: 3x20 in full (about 6 s), the larger packings not
+        // basic: a minute on 6x10; sat: 3x20 in full (about 3.5 s), the larger packings not
         // within minutes.
         _ => big.iter().any(|b| file.contains(b)),
     }
