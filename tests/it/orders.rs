@@ -221,6 +221,28 @@ fn the_registry_lists_exactly_these_backends_as_solving_every_order() {
     assert_eq!(listed, want);
 }
 
+/// The 36x36 sets with several solutions and with none: `wide` (what `count` runs on other
+/// orders) decides each of them in milliseconds.
+#[test]
+fn the_36x36_several_and_no_solution_sets_count_as_their_names_say() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+    for (file, n, want) in [
+        ("orders_36x36_several.gz", 8, "2+"),
+        ("orders_36x36_no_solution.gz", 10, "0"),
+    ] {
+        let out = run(
+            &["count", "--backend", "wide", &format!("{data}/{file}")],
+            b"",
+        );
+        assert!(out.status.success(), "{file}");
+        assert_eq!(
+            crate::common::lines(&out),
+            vec![want.to_string(); n],
+            "{file}"
+        );
+    }
+}
+
 /// Runs `backends` over a file through the runner and its judge.
 fn run_set(path: &str, backends: &[&str], sample: usize) -> sudobench::runner::SetReport {
     use sudobench::runner::{Backend, Config, NoObserver, Runner};
