@@ -13,8 +13,8 @@
 //!   cover is a cover, since every option has a primary item, so each cover is found once).
 //!
 //! - Cubes: the enumeration runs under assumptions, one cube of options at a time (the
-//!   nodes of the first levels of an exact-cover search, about a thousand of them; see
-//!   [`cubes`]), so each call and each refutation that closes a cube stays local.
+//!   nodes of the first levels of an exact-cover search, about a thousand of them), so each
+//!   call and each refutation that closes a cube stays local.
 //!
 //! `nodes` counts solver calls (one per solution, and one per cube that finds no more); the
 //! node budget limits those calls. varisat offers no budget inside one call.
@@ -185,8 +185,8 @@ fn cubes(instance: &Instance) -> Vec<Vec<usize>> {
 }
 
 /// Searches `instance` as the tally asks (its nodes are solver calls), showing it each solution
-/// (option indices in increasing order). The solutions are enumerated cube by cube (see
-/// [`cubes`]), with blocking clauses, under assumptions.
+/// (option indices in increasing order). The solutions are enumerated cube by cube, with
+/// blocking clauses, under assumptions.
 pub fn search(instance: &Instance, mut t: Tally) -> Found {
     let (mut solver, x) = encode(instance);
     let mut truth = vec![false; x.len()];
