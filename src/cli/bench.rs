@@ -141,6 +141,16 @@ impl BenchArgs {
     /// `--backend`, in that order; the defaults when none are named. An unknown name or one
     /// named twice is a usage error.
     fn selected_backends(&self) -> Result<Vec<Backend>> {
+        self.backends_named(&[])
+    }
+
+    /// Whether no backend was named, so the defaults run.
+    fn defaulted(&self) -> bool {
+        self.backends.is_empty() && self.backend.is_empty()
+    }
+
+    /// [`BenchArgs::selected_backends`], with `extra` after the defaults when they run.
+    fn backends_named(&self, extra: &[&'static str]) -> Result<Vec<Backend>> {
         let mut names: Vec<&str> = Vec::new();
         for name in self.backends.iter().map(|s| s.trim()) {
             match name {
@@ -151,6 +161,7 @@ impl BenchArgs {
         names.extend(self.backend.iter().map(String::as_str));
         if names.is_empty() {
             names.extend(backends::default_names().map(|n| -> &str { n }));
+            names.extend_from_slice(extra);
         }
         let mut seen = std::collections::HashSet::new();
         if let Some(twice) = names.iter().find(|n| !seen.insert(**n)) {
@@ -306,6 +317,12 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     };
     let machine = Machine::detect();
     let runner = Runner::new(config.clone(), backends);
+    // The defaults are 9x9's; a set of another order also gets `wide`, the fast backend of
+    // every order (not a default itself, so 9x9 sets are not slowed by it).
+    let order_runner = match args.defaulted() {
+        true => Some(Runner::new(config.clone(), args.backends_named(&["wide"])?)),
+        false => None,
+    };
     let mut out = Output::stdout();
     if print {
         let head = match args.format {
@@ -321,6 +338,10 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     let mut observer = CliObserver::new(args.sample);
     let mut window = super::shard::window(args.shard, &files)?;
     for file in &files {
+        let runner = match &order_runner {
+            Some(order_runner) if of_other_order(file) => order_runner,
+            _ => &runner,
+        };
         // An unreadable file still gets its records (with the error), so machine output
         // accounts for every file asked for.
         let set = match runner.run_path_part(file, window.as_mut(), &mut observer) {
@@ -378,6 +399,21 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     }
     out.finish()?;
     Ok((sets, config, clean))
+}
+
+/// Whether the first readable record of `file` (among its first hundred) is a grid of another
+/// order than 9x9. Standard input is not looked at (it cannot be read twice).
+fn of_other_order(file: &str) -> bool {
+    if file == "-" {
+        return false;
+    }
+    let Ok(reader) = sudobench::format::Reader::open(file) else {
+        return false;
+    };
+    reader
+        .take(100)
+        .find_map(Result::ok)
+        .is_some_and(|r| matches!(r.puzzle, sudobench::puzzle::Puzzle::Order(_)))
 }
 
 /// `sudobench bench`.

@@ -243,6 +243,40 @@ fn the_36x36_several_and_no_solution_sets_count_as_their_names_say() {
     }
 }
 
+/// With no backend named, `bench` runs the defaults (9x9's) and, on a set of another order,
+/// `wide` too; a 9x9 set does not get it.
+#[test]
+fn default_bench_adds_wide_to_sets_of_other_orders_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let four = dir.path().join("four.txt");
+    std::fs::write(&four, "1...2..3...4..2.\n").unwrap();
+    let nine = dir.path().join("nine.txt");
+    std::fs::write(
+        &nine,
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........\n",
+    )
+    .unwrap();
+    let out = run(
+        &[
+            "bench",
+            "--format",
+            "csv",
+            "--time-budget",
+            "1",
+            four.to_str().unwrap(),
+            nine.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    let wide_rows: Vec<String> = crate::common::lines(&out)
+        .into_iter()
+        .filter(|l| l.split(',').nth(2) == Some("wide"))
+        .collect();
+    assert_eq!(wide_rows.len(), 1, "{wide_rows:?}");
+    assert!(wide_rows[0].starts_with("four.txt,"), "{wide_rows:?}");
+}
+
 /// Runs `backends` over a file through the runner and its judge.
 fn run_set(path: &str, backends: &[&str], sample: usize) -> sudobench::runner::SetReport {
     use sudobench::runner::{Backend, Config, NoObserver, Runner};
