@@ -121,16 +121,20 @@ impl Tables {
         let mut bits = vec![0u64; words];
         let mut touched: Vec<u32> = Vec::with_capacity(words);
         for (o, option) in instance.options.iter().enumerate() {
+            // Adds `mask` to word `w` of the conflict set, noting words set for the first time.
+            let mut add = |w: u32, mask: u64| {
+                let word = &mut bits[w as usize];
+                if *word == 0 {
+                    touched.push(w);
+                }
+                *word |= mask;
+            };
             for &(i, colour) in option {
                 if colour == 0 {
                     // Every option of the item, a word at a time.
                     let span = word_start[i] as usize..word_start[i + 1] as usize;
                     for &(w, options) in &option_words[span] {
-                        let word = &mut bits[w as usize];
-                        if *word == 0 {
-                            touched.push(w);
-                        }
-                        *word |= options;
+                        add(w, options);
                     }
                     continue;
                 }
@@ -139,11 +143,7 @@ impl Tables {
                 let column = option_start[i] as usize..option_start[i + 1] as usize;
                 for (&c, &other) in options[column.clone()].iter().zip(&colours[column]) {
                     if other != colour {
-                        let word = &mut bits[c as usize / 64];
-                        if *word == 0 {
-                            touched.push(c / 64);
-                        }
-                        *word |= 1 << (c % 64);
+                        add(c / 64, 1 << (c % 64));
                     }
                 }
             }
