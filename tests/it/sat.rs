@@ -278,18 +278,8 @@ fn uniqueness_proofs_are_checked_by_rate() {
             );
             // The checker is not a rubber stamp: without the blocking clause (the last line)
             // the formula is satisfiable and the same proof must be rejected.
-            let text = std::fs::read_to_string(&cnf).unwrap();
-            let mut lines: Vec<&str> = text.lines().collect();
-            lines.pop();
-            let header = lines.iter().position(|l| l.starts_with("p cnf")).unwrap();
-            let parts: Vec<usize> = lines[header][6..]
-                .split_whitespace()
-                .map(|x| x.parse().unwrap())
-                .collect();
-            let fixed_header = format!("p cnf {} {}", parts[0], parts[1] - 1);
-            lines[header] = &fixed_header;
             let weakened = dir.path().join(format!("{e}-{i}-weak.cnf"));
-            std::fs::write(&weakened, lines.join("\n") + "\n").unwrap();
+            without_last_clause(&cnf, &weakened);
             assert!(
                 !rate_verifies(&rate, &weakened, &drat),
                 "{e}: rate accepted a proof for a satisfiable formula"
@@ -475,18 +465,9 @@ fn proofs_of_other_orders_are_checked_by_rate() {
     }
     // Without its last clause (the one blocking the solution) the 16x16 formula is
     // satisfiable, and rate must reject the same proof.
-    let cnf = std::fs::read_to_string(proofs.join("orders.txt-1.cnf")).unwrap();
-    let mut lines: Vec<String> = cnf.lines().map(str::to_string).collect();
-    let blocking = lines.pop().unwrap();
-    assert!(blocking.split(' ').count() > 2, "{blocking}");
-    let header = lines.iter().position(|l| l.starts_with("p cnf ")).unwrap();
-    let fields: Vec<usize> = lines[header][6..]
-        .split(' ')
-        .map(|f| f.parse().unwrap())
-        .collect();
-    lines[header] = format!("p cnf {} {}", fields[0], fields[1] - 1);
     let open = dir.path().join("open.cnf");
-    std::fs::write(&open, lines.join("\n") + "\n").unwrap();
+    let blocking = without_last_clause(&proofs.join("orders.txt-1.cnf"), &open);
+    assert!(blocking.split(' ').count() > 2, "{blocking}");
     assert!(!rate_verifies(
         &rate,
         &open,
@@ -504,6 +485,23 @@ fn proofs_of_other_orders_are_checked_by_rate() {
              encoding only (not extended)\n2+\n"
         )
     );
+}
+
+/// Writes to `out` the DIMACS file `cnf` without its last clause (a proof's blocking clause),
+/// the header's clause count lowered to match; returns the clause taken away.
+fn without_last_clause(cnf: &Path, out: &Path) -> String {
+    let text = std::fs::read_to_string(cnf).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let last = lines.pop().unwrap().to_string();
+    let header = lines.iter().position(|l| l.starts_with("p cnf")).unwrap();
+    let parts: Vec<usize> = lines[header][6..]
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let fixed_header = format!("p cnf {} {}", parts[0], parts[1] - 1);
+    lines[header] = &fixed_header;
+    std::fs::write(out, lines.join("\n") + "\n").unwrap();
+    last
 }
 
 /// The files in a directory, sorted.
