@@ -46,11 +46,11 @@ fn stated_count(file: &str) -> u64 {
 }
 
 /// The largest instances take some backends longer than a test should (seconds to a
-/// minute, hours for `sat`): those runs are capped here (at 40 solutions, 1 for `sat`, every
-/// one still verified) and run in full by `bench` (see docs/exact-cover.md). `dlx` and
-/// `dlx-array` count every bundled instance in full.
+/// minute, and more for the SAT backends): those runs are capped here (at 40 solutions, 1 for
+/// the SAT backends, every one still verified) and run in full by `bench` (see
+/// docs/exact-cover.md). `dlx` and `dlx-array` count every bundled instance in full.
 fn limit(backend: &str) -> &'static str {
-    if backend == "sat" {
+    if backend.starts_with("sat") {
         "1"
     } else {
         "40"
@@ -62,8 +62,8 @@ fn too_slow(backend: &str, file: &str) -> bool {
     match backend {
         "dlx" | "dlx-array" => false,
         "dlx1" => big[1..].iter().any(|b| file.contains(b)),
-        // basic: a minute on 6x10; sat: 3x20 in full (about 3.5 s), the larger packings not
-        // within minutes.
+        // basic: a minute on 6x10; the SAT backends: 3x20 in full (1 to 2 s), the larger
+        // packings in half a minute (4x15, sat-cadical) to several minutes.
         _ => big.iter().any(|b| file.contains(b)),
     }
 }
@@ -80,7 +80,11 @@ fn printed_count(line: &str, file: &str) -> String {
 fn every_bundled_instance_reproduces_its_count_on_every_backend() {
     let files = bundled();
     assert!(files.len() >= 14, "{files:?}");
-    for backend in ["dlx", "dlx1", "dlx-array", "basic", "sat"] {
+    let mut backends = vec!["dlx", "dlx1", "dlx-array", "basic", "sat", "sat-batsat"];
+    if cfg!(feature = "cadical") {
+        backends.push("sat-cadical");
+    }
+    for backend in backends {
         for file in &files {
             if backend == "dlx1" && file.contains("hard-squares") {
                 // Colours: dlx1 refuses them, saying so.
@@ -301,7 +305,7 @@ fn solve_prints_solutions_as_option_lists() {
     let dir = tempfile::tempdir().unwrap();
     let knuth = "| TAOCP 7.2.2.1 (49)\np q r | x y\np q x y:A\np r x:A y\np x:B\nq x:A\nr y:B\n";
     std::fs::write(dir.path().join("k.xc"), knuth).unwrap();
-    for backend in ["dlx", "basic", "sat"] {
+    for backend in ["dlx", "basic", "sat", "sat-batsat"] {
         let out = crate::common::run_in(dir.path(), &["solve", "--backend", backend, "k.xc"], b"");
         assert_eq!(stdout(&out), vec!["p r x:A y | q x:A"], "{backend}");
         assert_eq!(out.status.code(), Some(0));
@@ -323,7 +327,7 @@ fn solve_prints_solutions_as_option_lists() {
 
 #[test]
 fn budgets_and_limits() {
-    for backend in ["dlx", "basic", "sat"] {
+    for backend in ["dlx", "basic", "sat", "sat-batsat"] {
         let out = run(
             &[
                 "count",

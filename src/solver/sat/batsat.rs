@@ -82,8 +82,10 @@ impl Session for BatsatSession {
         self.solver.add_clause_reuse(&mut self.clause);
     }
 
-    fn solve(&mut self) -> Option<bool> {
-        known(self.solver.solve_limited(&[]))
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Option<bool> {
+        self.clause.clear();
+        self.clause.extend(assumptions.iter().map(|&l| lit(l)));
+        known(self.solver.solve_limited(&self.clause))
     }
 
     fn value(&self, var: usize) -> Option<bool> {

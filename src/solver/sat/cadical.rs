@@ -52,8 +52,9 @@ impl Session for CadicalSession {
         self.solver.add_clause(clause.iter().map(|&l| dimacs(l)));
     }
 
-    fn solve(&mut self) -> Option<bool> {
-        self.solver.solve()
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Option<bool> {
+        self.solver
+            .solve_with(assumptions.iter().map(|&l| dimacs(l)))
     }
 
     fn value(&self, var: usize) -> Option<bool> {

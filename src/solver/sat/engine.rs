@@ -21,7 +21,12 @@ pub trait Session {
     fn add_clause(&mut self, clause: &[Lit]);
     /// Decides the clauses added so far: `Some(true)` satisfiable (the model can be read),
     /// `Some(false)` unsatisfiable, `None` undecided (the solver failed or gave up).
-    fn solve(&mut self) -> Option<bool>;
+    fn solve(&mut self) -> Option<bool> {
+        self.solve_under(&[])
+    }
+    /// Decides the clauses added so far with `assumptions` true for this call only (the
+    /// cubes of exact-cover counting): answers as [`Session::solve`] does.
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Option<bool>;
     /// The value of `var` in the model of the last satisfiable [`Session::solve`] (`None` if
     /// the model leaves it unassigned).
     fn value(&self, var: usize) -> Option<bool>;
@@ -311,7 +316,8 @@ impl Session for VarisatSession {
         self.solver.add_clause(clause);
     }
 
-    fn solve(&mut self) -> Option<bool> {
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Option<bool> {
+        self.solver.assume(assumptions);
         let sat = self.solver.solve().ok()?;
         if sat {
             let model = self.solver.model()?;
