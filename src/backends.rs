@@ -117,13 +117,13 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     build: |o| Ok(Box::new(solver::bitmask::Bitmask::new(o))),
 }, BackendInfo {
     name: "logic",
-    description: "naked and hidden subsets of every size to a fixpoint, then branching",
+    description: "naked and hidden subsets of every size to a fixpoint, then branching (other orders: subsets up to 4)",
     kind: Kind::Logic,
     complete: true,
     default: true,
     referee_rank: None,
     closure: Some(LogicConfig::PLAIN),
-    problems: SUDOKU9,
+    problems: EVERY_ORDER,
     build: |o| Ok(Box::new(solver::logic::Logic::new(o, LogicConfig::PLAIN))),
 }, BackendInfo {
     name: "logic-lc",
@@ -133,7 +133,7 @@ pub const BACKENDS: &[BackendInfo] = &[BackendInfo {
     default: true,
     referee_rank: None,
     closure: Some(LogicConfig::LOCKED),
-    problems: SUDOKU9,
+    problems: EVERY_ORDER,
     build: |o| Ok(Box::new(solver::logic::Logic::new(o, LogicConfig::LOCKED))),
 }, BackendInfo {
     name: "sat",

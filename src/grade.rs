@@ -13,22 +13,30 @@
 //! | `triple` | + subsets of size 3 |
 //! | `quad` | + subsets of size 4 (every subset the closure knows: a naked `k`-subset among `n` open fields is a hidden `(n − k)`-subset, and `n ≤ 9`) |
 //!
+//! On grids of other orders the same rungs run on the closure written for every order, whose
+//! subsets stop at 4 ([`orders::MAX_SUBSET`]): there `quad` means "subsets up to 4 suffice".
+//!
 //! Beyond the last rung the grade is `search` (deduction stalls; a guess is needed), or
 //! `contradiction` when deduction proves that the puzzle has no solution; a full grid needs
 //! nothing (`none`). Each rung includes the ones before it, and a closure with more techniques
 //! never knows less, so the first solving rung is the hardest technique needed.
 //!
-//! **Guesses.** The mean number of guesses the `bitmask` backend makes to decide the puzzle
+//! **Guesses.** The mean number of guesses the `bitmask` backend (`wide` on other orders)
+//! makes to decide the puzzle
 //! (count up to 2, as `bench` does) over `K` random validity-preserving symmetries of it, as
 //! tdoku measures difficulty: one orientation says as much about the branching order as about
 //! the puzzle. The symmetries are drawn from the puzzle's own text and a seed, so a puzzle has
 //! the same grade wherever it appears in a file and however many threads grade it.
 
 use crate::grid::Candidates;
+use crate::order::symmetry::OrderSymmetry;
+use crate::order::OrderGrid;
 use crate::probe::probe;
 use crate::puzzle::Puzzle;
 use crate::solver::bitmask::Bitmask;
+use crate::solver::logic::orders;
 use crate::solver::logic::{closure, LogicConfig};
+use crate::solver::wide::Wide;
 use crate::solver::{BuildError, Options, Solver};
 use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, SplitMix64};
@@ -112,10 +120,35 @@ const LADDER: [(Technique, LogicConfig); 6] = {
     ]
 };
 
-/// The hardest technique `puzzle` needs (see the [module documentation](self)); `None` for
-/// a puzzle of another order than 9×9 (the ladder is a 9×9 one).
+/// The hardest technique `puzzle` needs (see the [module documentation](self)), on any
+/// order.
 pub fn technique(puzzle: &Puzzle) -> Option<Technique> {
-    puzzle.candidates().map(|start| technique_of(&start))
+    match puzzle {
+        Puzzle::Order(grid) => Some(technique_of_order(grid)),
+        _ => puzzle.candidates().map(|start| technique_of(&start)),
+    }
+}
+
+/// The ladder on a grid of another order, through the closure written for every order (whose
+/// subsets stop at 4, the `quad` rung).
+fn technique_of_order(grid: &OrderGrid) -> Technique {
+    if grid.is_full() {
+        return match orders::closure(grid, LADDER[0].1).contradiction {
+            true => Technique::Contradiction,
+            false => Technique::None,
+        };
+    }
+    let top = orders::closure(grid, LADDER[LADDER.len() - 1].1);
+    if top.contradiction {
+        return Technique::Contradiction;
+    }
+    if !top.is_solved() {
+        return Technique::Search;
+    }
+    LADDER
+        .iter()
+        .find(|(_, config)| orders::closure(grid, *config).is_solved())
+        .map_or(Technique::Quad, |&(t, _)| t)
 }
 
 fn technique_of(start: &Candidates) -> Technique {
@@ -173,9 +206,11 @@ pub fn mean_guesses(
     (total as f64 / symmetries.len().max(1) as f64, count)
 }
 
-/// Grades puzzles; holds its `bitmask` instance, so build one per thread.
+/// Grades puzzles; holds its `bitmask` and `wide` instances, so build one per thread.
 pub struct Grader {
     bitmask: Bitmask,
+    /// The guesses of other orders: `wide`, the fast backend there.
+    wide: Wide,
     symmetries: u32,
     seed: u64,
     drawn: Vec<Symmetry>,
@@ -195,16 +230,20 @@ impl Grader {
     pub fn new(symmetries: u32, seed: u64) -> Result<Grader, BuildError> {
         Ok(Grader {
             bitmask: Bitmask::new(&Options::default()),
+            wide: Wide::default(),
             symmetries: symmetries.max(1),
             seed,
             drawn: Vec::new(),
         })
     }
 
-    /// The grade of one puzzle; `None` for a puzzle of another order than 9×9.
+    /// The grade of one puzzle, of any order.
     pub fn grade(&mut self, puzzle: &Puzzle) -> Option<Grade> {
-        let start = puzzle.candidates()?;
         let mut rng = SplitMix64::new(mix_seed(self.seed, text_hash(puzzle)));
+        if let Puzzle::Order(grid) = puzzle {
+            return Some(self.grade_order(grid, &mut rng));
+        }
+        let start = puzzle.candidates()?;
         self.drawn.clear();
         self.drawn
             .extend((0..self.symmetries).map(|_| Symmetry::random(&mut rng)));
@@ -215,6 +254,29 @@ impl Grader {
             clues: start.masks().iter().filter(|m| m.count_ones() == 1).count(),
             solutions,
         })
+    }
+}
+
+impl Grader {
+    /// The grade of a grid of another order: its guesses are `wide`'s (count up to 2) over
+    /// random symmetries of the grid, drawn from `rng`.
+    fn grade_order(&mut self, grid: &OrderGrid, rng: &mut SplitMix64) -> Grade {
+        let mut total = 0u64;
+        let mut solutions = None;
+        for k in 0..self.symmetries {
+            let image = OrderSymmetry::random(grid.order(), rng).apply(grid);
+            let found = self.wide.solve(&image, 2);
+            total += found.guesses;
+            if k == 0 && !found.stopped {
+                solutions = Some(found.count);
+            }
+        }
+        Grade {
+            technique: technique_of_order(grid),
+            guesses: total as f64 / f64::from(self.symmetries),
+            clues: grid.clue_count(),
+            solutions,
+        }
     }
 }
 

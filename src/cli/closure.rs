@@ -1,7 +1,8 @@
 //! `sudobench solve --no-guess`: deduction only. For every record the logical closure of the
 //! `logic` backend (or `logic-lc`, which adds locked candidates) is printed instead of a
-//! solution: the 81-character grid of decided cells (`.` where deduction stalled), or with
-//! `--pencilmarks` the 729-character line of remaining candidates. Other backends have no
+//! solution: the grid of decided cells (`.` where deduction stalled; `0` in the numbers
+//! format of 36×36 and up), or for 9×9 with `--pencilmarks` the 729-character line of
+//! remaining candidates. Other backends have no
 //! closure to stop at, so asking them is a usage error. Runs on the library's pipeline, so
 //! `--threads` and interactive input work as for `solve`.
 
@@ -10,9 +11,12 @@ use super::BackendArgs;
 use anyhow::{bail, Result};
 use std::time::Instant;
 use sudobench::backends;
+use sudobench::format::Record;
 use sudobench::format::{Item, Reader};
+use sudobench::order::OrderGrid;
+use sudobench::puzzle::Puzzle;
 use sudobench::runner::pipeline::{run_ordered, Sink, Stage};
-use sudobench::solver::logic::{closure, LogicConfig};
+use sudobench::solver::logic::{closure, orders, LogicConfig};
 use sudobench::verify;
 
 /// How one record ended.
@@ -44,13 +48,16 @@ impl Closures {
             Ok(record) => record,
         };
         let Some(start) = record.puzzle.candidates() else {
-            return (
-                format!(
-                    "error: {}:{}: --no-guess takes 9x9 puzzles",
-                    record.source, record.line
+            return match &record.puzzle {
+                Puzzle::Order(grid) if !self.pencilmarks => self.order_line(record, grid),
+                _ => (
+                    format!(
+                        "error: {}:{}: --pencilmarks takes 9x9 puzzles (the 729-character line)",
+                        record.source, record.line
+                    ),
+                    End::Failed,
                 ),
-                End::Failed,
-            );
+            };
         };
         let c = closure(&start, self.config);
         let shown = |c: &sudobench::solver::logic::Closure| match self.pencilmarks {
@@ -69,6 +76,31 @@ impl Closures {
             Err(e) => (
                 format!(
                     "error: {}:{}: closure gave an invalid grid {grid}: {e}",
+                    record.source, record.line
+                ),
+                End::Failed,
+            ),
+        }
+    }
+}
+
+impl Closures {
+    /// The closure of a grid of another order: the decided cells in the grid's own format
+    /// (`.` or `0` where deduction stalled).
+    fn order_line(&self, record: &Record, grid: &OrderGrid) -> (String, End) {
+        let c = orders::closure(grid, self.config);
+        if c.contradiction {
+            return ("no solution".to_string(), End::Failed);
+        }
+        let shown = c.grid();
+        if !c.is_solved() {
+            return (shown.to_line(), End::Partial);
+        }
+        match sudobench::order::check::check(grid, &shown) {
+            Ok(()) => (shown.to_line(), End::Solved),
+            Err(e) => (
+                format!(
+                    "error: {}:{}: closure gave an invalid grid {shown}: {e}",
                     record.source, record.line
                 ),
                 End::Failed,

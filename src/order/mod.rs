@@ -14,6 +14,7 @@ pub mod check;
 pub mod format;
 pub mod found;
 pub mod reader;
+pub mod symmetry;
 
 use std::fmt;
 use std::sync::OnceLock;

@@ -13,6 +13,7 @@ mod generate;
 mod hostile;
 mod logic;
 mod orders;
+mod orders_logic;
 mod peers;
 mod plugin;
 mod properties;

@@ -41,6 +41,7 @@
 
 mod board;
 mod intersections;
+pub mod orders;
 mod subsets;
 
 use super::progress::Progress;
@@ -635,7 +636,10 @@ impl Search<'_> {
 impl Solver for Logic {
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
         let Some(candidates) = puzzle.candidates() else {
-            return Outcome::unknown(super::Stats::default());
+            return match puzzle {
+                Puzzle::Order(g) => orders::solve(g, self.engine.config, limit, self.max_nodes),
+                _ => Outcome::unknown(super::Stats::default()),
+            };
         };
         let engine = &mut self.engine;
         let loaded = engine.load(candidates.masks());
