@@ -71,6 +71,16 @@ pub struct Search<M: Mask, const N: usize> {
     /// Bands of rows (bit b: rows b·n … b·n + n − 1) and stacks of columns with a cell whose
     /// candidates changed since their last locked-candidates check.
     dirty_bands: [u8; 2],
+    /// Per cell, what [`Search::touch`] marks: its three houses and its band and stack.
+    touches: Vec<Touch>,
+}
+
+/// The marks a change to one cell leaves: its houses (bit h of word h / 64) and its band and
+/// stack, precomputed so that marking costs five ORs.
+#[derive(Clone, Copy, Default)]
+struct Touch {
+    houses: [u64; 3],
+    bands: [u8; 2],
 }
 
 impl<M: Mask, const N: usize> Search<M, N> {
@@ -96,17 +106,28 @@ impl<M: Mask, const N: usize> Search<M, N> {
             max_nodes: u64::MAX,
             dirty: [0; 3],
             dirty_bands: [0; 2],
+            touches: (0..Self::C)
+                .map(|cell| {
+                    let mut t = Touch::default();
+                    for h in order.geometry().houses_of(cell) {
+                        t.houses[h as usize / 64] |= 1 << (h % 64);
+                    }
+                    t.bands = [1 << (cell / Self::S / N), 1 << (cell % Self::S / N)];
+                    t
+                })
+                .collect(),
         }
     }
 
     /// Marks the houses of `cell` for the next hidden-singles sweep.
     #[inline(always)]
     fn touch(&mut self, cell: usize) {
-        for h in self.geometry.houses_of(cell) {
-            self.dirty[h as usize / 64] |= 1 << (h % 64);
+        let t = &self.touches[cell];
+        for w in 0..3 {
+            self.dirty[w] |= t.houses[w];
         }
-        self.dirty_bands[0] |= 1 << (cell / Self::S / N);
-        self.dirty_bands[1] |= 1 << (cell % Self::S / N);
+        self.dirty_bands[0] |= t.bands[0];
+        self.dirty_bands[1] |= t.bands[1];
     }
 
     /// Forgets every change: the position is a fixpoint (a snapshot of one).
