@@ -36,7 +36,7 @@ use crate::puzzle::Puzzle;
 use crate::solver::bitmask::Bitmask;
 use crate::solver::logic::orders;
 use crate::solver::logic::{closure, LogicConfig};
-use crate::solver::wide::Wide;
+use crate::solver::wide::{Rules, Wide};
 use crate::solver::{BuildError, Options, Solver};
 use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, SplitMix64};
@@ -230,7 +230,7 @@ impl Grader {
     pub fn new(symmetries: u32, seed: u64) -> Result<Grader, BuildError> {
         Ok(Grader {
             bitmask: Bitmask::new(&Options::default()),
-            wide: Wide::default(),
+            wide: Wide::new(Rules::WITHOUT_PROBING),
             symmetries: symmetries.max(1),
             seed,
             drawn: Vec::new(),

@@ -7,7 +7,7 @@ use std::time::Instant;
 use sudobench::generate::order::{minimal, no_solution, puzzle_seed, several};
 use sudobench::order::{Order, OrderGrid};
 use sudobench::runner::pipeline::map_ordered;
-use sudobench::solver::wide::Wide;
+use sudobench::solver::wide::{Rules, Wide};
 
 /// What the order-n generator is asked for (the flags of `generate` it takes).
 pub struct OrderPlan {
@@ -34,7 +34,7 @@ pub fn generate(plan: &OrderPlan, n: u8) -> Result<bool> {
         plan.indices.clone(),
         threads,
         1,
-        Wide::default,
+        || Wide::new(Rules::WITHOUT_PROBING),
         |wide, &index| {
             let s = puzzle_seed(seed, index);
             let made = if none {

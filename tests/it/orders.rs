@@ -28,12 +28,13 @@ fn read(text: &str) -> Vec<Result<OrderGrid, String>> {
 /// Every inference setting of the backend, so that each rule is checked against the others.
 fn all_rules() -> Vec<Rules> {
     let mut out = Vec::new();
-    for bits in 0..16u8 {
+    for bits in 0..32u8 {
         out.push(Rules {
             hidden: bits & 1 != 0,
             locked: bits & 2 != 0,
             pairs: bits & 4 != 0,
             degree: bits & 8 != 0,
+            probe: bits & 16 != 0,
         });
     }
     out
@@ -530,5 +531,26 @@ fn generate_of_other_orders_takes_shards_and_refuses_the_9x9_only_flags() {
             "{flag:?}: {}",
             crate::common::stderr(&out)
         );
+    }
+}
+
+/// Probing runs many propagations between two branches; the thread's deadline still stops
+/// the search, with every rule set, on Frisch's minimal 25×25 (Gecode's entry 18), which
+/// none of them solves in seconds.
+#[test]
+fn wide_honours_the_deadline_on_a_hard_25x25() {
+    let mut reader = OrderReader::open("data/orders_25x25_gecode.gz").unwrap();
+    let Entry::Grid(hard) = reader.next().unwrap().unwrap().puzzle else {
+        panic!("entry 18 is a grid");
+    };
+    for rules in [Rules::default(), Rules::WITHOUT_PROBING] {
+        let started = std::time::Instant::now();
+        let found =
+            sudobench::deadline::within(Some(std::time::Duration::from_millis(200)), || {
+                Wide::new(rules).solve(&hard, 2)
+            });
+        assert!(found.stopped, "{rules:?}: {}", found.count);
+        // A loose bound: this only tells a stopped search from one that ran on.
+        assert!(started.elapsed().as_secs() < 20, "{rules:?}");
     }
 }

@@ -23,6 +23,11 @@ struct Level<M> {
     exclude: M,
 }
 
+/// Probes that change nothing after which probing stops until the next branch: more probes
+/// find a little more and cost more than the branches they save (30 gave the fewest
+/// instructions of 15 to 80 on generated 16×16, 25×25 and 36×36 puzzles).
+const PROBE_QUIET: usize = 30;
+
 /// Which inferences run between branches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -34,6 +39,23 @@ pub struct Rules {
     pub pairs: bool,
     /// Among two-candidate cells, branch on the one whose symbols have the most open peers.
     pub degree: bool,
+    /// Before branching, try both symbols of two-candidate cells (singles only, no locked
+    /// candidates, inside a probe): a symbol whose propagation fails is removed, and what
+    /// both propagations remove is removed too (every solution takes one of the two). This
+    /// makes the search tree 20–70 times smaller on generated 16×16 to 36×36 puzzles.
+    pub probe: bool,
+}
+
+impl Rules {
+    /// Every rule but probing: the search the generator and the grader were built on (their
+    /// puzzles and guess counts stay what they were).
+    pub const WITHOUT_PROBING: Rules = Rules {
+        hidden: true,
+        locked: true,
+        pairs: true,
+        degree: true,
+        probe: false,
+    };
 }
 
 impl Default for Rules {
@@ -43,6 +65,7 @@ impl Default for Rules {
             locked: true,
             pairs: true,
             degree: true,
+            probe: true,
         }
     }
 }
@@ -73,6 +96,14 @@ pub struct Search<M: Mask, const N: usize> {
     dirty_bands: [u8; 2],
     /// Per cell, what [`Search::touch`] marks: its three houses and its band and stack.
     touches: Vec<Touch>,
+    /// Probing: the position probed, and the fixpoint of its first branch.
+    probe_base: Vec<M>,
+    probe_first: Vec<M>,
+    /// Where the next probing starts, the probes of this search, and whether probing met
+    /// the thread's deadline.
+    probe_next: usize,
+    probes: u64,
+    out_of_time: bool,
 }
 
 /// The marks a change to one cell leaves: its houses (bit h of word h / 64) and its band and
@@ -116,6 +147,11 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     t
                 })
                 .collect(),
+            probe_base: vec![M::ZERO; Self::C],
+            probe_first: vec![M::ZERO; Self::C],
+            probe_next: 0,
+            probes: 0,
+            out_of_time: false,
         }
     }
 
@@ -384,6 +420,10 @@ impl<M: Mask, const N: usize> Search<M, N> {
 
     /// Propagates to a fixpoint; false on a contradiction.
     fn propagate(&mut self) -> bool {
+        self.propagate_with(self.rules.locked)
+    }
+
+    fn propagate_with(&mut self, locked: bool) -> bool {
         loop {
             if !self.drain() {
                 return false;
@@ -398,7 +438,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     Some(false) => {}
                 }
             }
-            if self.rules.locked {
+            if locked {
                 match self.locked() {
                     None => {
                         self.queue.clear();
@@ -410,6 +450,120 @@ impl<M: Mask, const N: usize> Search<M, N> {
             }
             return true;
         }
+    }
+
+    /// Propagates, then probes two-candidate cells (see [`Rules::probe`]); false on a
+    /// contradiction. Probing walks the cells round from where the last probing of this
+    /// search stopped, and stops after [`PROBE_QUIET`] probes that changed nothing, when the
+    /// grid is solved, or when the thread's deadline has passed (the search then stops too).
+    fn settle(&mut self) -> bool {
+        if !self.propagate() {
+            return false;
+        }
+        if !self.rules.probe {
+            return true;
+        }
+        // `visited`: cells looked at since the position last changed.
+        let (mut cell, mut quiet, mut visited) = (self.probe_next, 0, 0);
+        while quiet < PROBE_QUIET && visited < Self::C && self.unsolved != 0 {
+            if self.cand[cell].count() == 2 {
+                self.probes += 1;
+                if crate::solver::deadline::due(self.probes) {
+                    self.out_of_time = true;
+                    break;
+                }
+                match self.probe(cell) {
+                    None => return false,
+                    Some(false) => quiet += 1,
+                    Some(true) => {
+                        if !self.propagate() {
+                            return false;
+                        }
+                        visited = 0;
+                    }
+                }
+            }
+            visited += 1;
+            cell += 1;
+            if cell == Self::C {
+                cell = 0;
+            }
+        }
+        self.probe_next = cell;
+        true
+    }
+
+    /// Restores the probed position (a fixpoint).
+    fn restore(&mut self, unsolved: u32) {
+        self.cand.copy_from_slice(&self.probe_base);
+        self.unsolved = unsolved;
+        self.queue.clear();
+        self.clean();
+    }
+
+    /// One round of probing over the two-candidate cells of a fixpoint: `Some(true)` when
+    /// candidates were removed (the position then needs propagating), `None` when a cell
+    /// has no symbol that survives.
+    fn probe(&mut self, cell: usize) -> Option<bool> {
+        let unsolved = self.unsolved;
+        {
+            let m = self.cand[cell];
+            self.probe_base.copy_from_slice(&self.cand);
+            let a = M::bit(m.low());
+            let b = m & !a;
+            self.place(cell, a);
+            let first = self.propagate_with(false);
+            if first {
+                self.probe_first.copy_from_slice(&self.cand);
+            }
+            self.restore(unsolved);
+            self.place(cell, b);
+            let second = self.propagate_with(false);
+            match (first, second) {
+                (false, false) => {
+                    self.restore(unsolved);
+                    return None;
+                }
+                // The surviving branch's fixpoint is the position now.
+                (false, true) => return Some(true),
+                (true, false) => {
+                    self.cand.copy_from_slice(&self.probe_first);
+                    self.unsolved = self.cand.iter().filter(|m| !m.is_single()).count() as u32;
+                    self.queue.clear();
+                    self.clean();
+                    return Some(true);
+                }
+                (true, true) => {
+                    let mut changed = false;
+                    for c in 0..Self::C {
+                        let u = self.cand[c] | self.probe_first[c];
+                        self.cand[c] = u;
+                        changed |= u != self.probe_base[c];
+                    }
+                    if changed {
+                        // Both branches agree on what they removed: so does every solution.
+                        self.queue.clear();
+                        self.clean();
+                        self.unsolved = 0;
+                        for c in 0..Self::C {
+                            let u = self.cand[c];
+                            if u != self.probe_base[c] {
+                                self.touch(c);
+                                if u.is_single() {
+                                    self.queue.push(c as u16);
+                                }
+                            }
+                            if !u.is_single() {
+                                self.unsolved += 1;
+                            }
+                        }
+                        return Some(true);
+                    }
+                    self.restore(unsolved);
+                }
+            }
+        }
+        Some(false)
     }
 
     /// What to branch on: the unsolved cell with the fewest candidates, unless it has more
@@ -577,9 +731,13 @@ impl<M: Mask, const N: usize> Search<M, N> {
     fn search(&mut self, limit: u32) -> Found {
         let mut found = Found::default();
         self.levels.clear();
-        let mut ok = self.propagate();
+        (self.probe_next, self.probes, self.out_of_time) = (0, 0, false);
+        let mut ok = self.settle();
         loop {
-            if found.guesses >= self.max_nodes || crate::solver::deadline::due(found.guesses + 1) {
+            if found.guesses >= self.max_nodes
+                || self.out_of_time
+                || crate::solver::deadline::due(found.guesses + 1)
+            {
                 found.stopped = true;
                 return found;
             }
@@ -647,7 +805,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 found.guesses += 1;
                 break;
             }
-            ok = self.propagate();
+            ok = self.settle();
         }
     }
 }
