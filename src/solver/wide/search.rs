@@ -74,6 +74,8 @@ impl Default for Rules {
 pub struct Search<M: Mask, const N: usize> {
     geometry: &'static Geometry,
     full: M,
+    /// The candidates of each cell, then per house the symbols decided in it (held alone by
+    /// one of its cells): one array, so that a snapshot saves both.
     cand: Vec<M>,
     unsolved: u32,
     queue: Vec<u16>,
@@ -104,6 +106,8 @@ pub struct Search<M: Mask, const N: usize> {
     probe_next: usize,
     probes: u64,
     out_of_time: bool,
+    /// The three houses of each cell.
+    houses_of: Vec<[u16; 3]>,
 }
 
 /// The marks a change to one cell leaves: its houses (bit h of word h / 64) and its band and
@@ -117,6 +121,8 @@ struct Touch {
 impl<M: Mask, const N: usize> Search<M, N> {
     const S: usize = N * N;
     const C: usize = N * N * N * N;
+    /// Cells, then houses (see `cand`).
+    const STATE: usize = Self::C + 3 * N * N;
 
     /// The engine for order `N` (2…8; `M` must have at least N² bits).
     pub fn new(rules: Rules) -> Search<M, N> {
@@ -124,7 +130,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         Search {
             geometry: order.geometry(),
             full: M::full(Self::S),
-            cand: vec![M::ZERO; Self::C],
+            cand: vec![M::ZERO; Self::STATE],
             unsolved: 0,
             queue: Vec::with_capacity(Self::C),
             hit: vec![0; order.geometry().peers(0).len()],
@@ -147,8 +153,17 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     t
                 })
                 .collect(),
-            probe_base: vec![M::ZERO; Self::C],
-            probe_first: vec![M::ZERO; Self::C],
+            probe_base: vec![M::ZERO; Self::STATE],
+            probe_first: vec![M::ZERO; Self::STATE],
+            houses_of: (0..Self::C)
+                .map(|cell| {
+                    let mut hs = [0u16; 3];
+                    for (k, h) in order.geometry().houses_of(cell).into_iter().enumerate() {
+                        hs[k] = h;
+                    }
+                    hs
+                })
+                .collect(),
             probe_next: 0,
             probes: 0,
             out_of_time: false,
@@ -198,10 +213,30 @@ impl<M: Mask, const N: usize> Search<M, N> {
         self.rng = seed;
     }
 
+    /// Records that `cell` holds `bit` alone: the symbol is decided in its three houses.
+    #[inline(always)]
+    fn decided(&mut self, cell: usize, bit: M) {
+        for h in self.houses_of[cell] {
+            self.cand[Self::C + h as usize] |= bit;
+        }
+    }
+
+    /// Recomputes the decided symbols of every house from the cells.
+    fn redecide(&mut self) {
+        self.cand[Self::C..].fill(M::ZERO);
+        for cell in 0..Self::C {
+            let m = self.cand[cell];
+            if m.is_single() {
+                self.decided(cell, m);
+            }
+        }
+    }
+
     /// Sets the cell to one symbol (it had several) and queues it.
     #[inline(always)]
     fn place(&mut self, cell: usize, bit: M) {
         self.cand[cell] = bit;
+        self.decided(cell, bit);
         self.unsolved -= 1;
         self.queue.push(cell as u16);
         self.touch(cell);
@@ -239,6 +274,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 }
                 if m.is_single() {
                     self.unsolved -= 1;
+                    self.decided(p, self.cand[p]);
                     self.queue.push(p as u16);
                 }
             }
@@ -265,6 +301,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     }
                     if m.is_single() {
                         self.unsolved -= 1;
+                        self.decided(p, self.cand[p]);
                         self.queue.push(p as u16);
                     }
                 }
@@ -294,13 +331,13 @@ impl<M: Mask, const N: usize> Search<M, N> {
     #[inline]
     fn hidden_in(&mut self, h: usize, changed: &mut bool) -> Option<()> {
         let cells = self.geometry.house(h);
-        let (mut once, mut twice, mut placed) = (M::ZERO, M::ZERO, M::ZERO);
+        let (mut once, mut twice) = (M::ZERO, M::ZERO);
         for &c in cells {
             let m = self.cand[c as usize];
             twice |= once & m;
             once |= m;
-            placed |= m.if_single();
         }
+        let placed = self.cand[Self::C + h];
         if once != self.full {
             return None;
         }
@@ -340,6 +377,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 }
                 if m.is_single() {
                     self.unsolved -= 1;
+                    self.decided(c, self.cand[c]);
                     self.queue.push(c as u16);
                 }
             }
@@ -528,7 +566,10 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 (false, true) => return Some(true),
                 (true, false) => {
                     self.cand.copy_from_slice(&self.probe_first);
-                    self.unsolved = self.cand.iter().filter(|m| !m.is_single()).count() as u32;
+                    self.unsolved = self.cand[..Self::C]
+                        .iter()
+                        .filter(|m| !m.is_single())
+                        .count() as u32;
                     self.queue.clear();
                     self.clean();
                     return Some(true);
@@ -557,6 +598,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                                 self.unsolved += 1;
                             }
                         }
+                        self.redecide();
                         return Some(true);
                     }
                     self.restore(unsolved);
@@ -571,7 +613,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
     /// place, or not. Returns the cell, the symbols to place, and the symbol to exclude last.
     fn choose(&self) -> (usize, M, M) {
         let (mut best, mut fewest) = (0, u32::MAX);
-        for (i, &m) in self.cand.iter().enumerate() {
+        for (i, &m) in self.cand[..Self::C].iter().enumerate() {
             let k = m.count();
             if k > 1 && k < fewest {
                 best = i;
@@ -583,7 +625,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         }
         if self.rules.degree && fewest <= 3 {
             let mut score = 0;
-            for (i, &m) in self.cand.iter().enumerate() {
+            for (i, &m) in self.cand[..Self::C].iter().enumerate() {
                 if m.count() == fewest {
                     let d = self.degree(i, m);
                     if d > score {
@@ -669,7 +711,10 @@ impl<M: Mask, const N: usize> Search<M, N> {
 
     fn grid(&self) -> OrderGrid {
         let order = self.geometry.order();
-        let values = self.cand.iter().map(|m| m.low() as u8 + 1).collect();
+        let values = self.cand[..Self::C]
+            .iter()
+            .map(|m| m.low() as u8 + 1)
+            .collect();
         OrderGrid::from_values(order, values).expect("wide: solved masks are in range")
     }
 
@@ -677,12 +722,14 @@ impl<M: Mask, const N: usize> Search<M, N> {
     fn load(&mut self, puzzle: &OrderGrid) -> bool {
         self.queue.clear();
         self.touch_all();
-        self.cand.fill(self.full);
+        self.cand[..Self::C].fill(self.full);
+        self.cand[Self::C..].fill(M::ZERO);
         self.unsolved = Self::C as u32;
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
                 self.cand[i] = M::bit(v as u32 - 1);
                 self.unsolved -= 1;
+                self.decided(i, self.cand[i]);
                 self.queue.push(i as u16);
             }
         }
@@ -698,6 +745,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         self.queue.clear();
         self.touch_all();
         self.unsolved = Self::C as u32;
+        self.cand[Self::C..].fill(M::ZERO);
         for (i, &m) in masks.iter().enumerate() {
             let mut mask = M::ZERO;
             for v in 0..Self::S as u32 {
@@ -714,6 +762,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
             self.cand[i] = mask;
             if mask.is_single() {
                 self.unsolved -= 1;
+                self.decided(i, self.cand[i]);
                 self.queue.push(i as u16);
             }
         }
@@ -751,7 +800,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     let (cell, rest, exclude) = self.choose();
                     let depth = self.levels.len();
                     if self.snapshots.len() <= depth {
-                        self.snapshots.push(vec![M::ZERO; Self::C]);
+                        self.snapshots.push(vec![M::ZERO; Self::STATE]);
                     }
                     self.snapshots[depth].copy_from_slice(&self.cand);
                     self.levels.push(Level {
@@ -785,6 +834,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                         self.touch(cell);
                         if m.is_single() {
                             self.unsolved -= 1;
+                            self.decided(cell, self.cand[cell]);
                             self.queue.push(cell as u16);
                         }
                         found.guesses += 1;
