@@ -1,15 +1,18 @@
 //! `wide`: the fast backend for large grids. Candidate masks per cell as wide as the order
 //! needs (`u16` up to 16×16, `u32` for 25×25, `u64` up to 64×64), propagation to a fixpoint
-//! — naked singles through a queue, hidden singles per house, locked candidates (pointing and
-//! claiming) per box-line intersection — and fewest-candidates branching, the state copied
-//! once per level into a snapshot kept from puzzle to puzzle. One engine per order,
+//! — naked singles through a queue, hidden singles from a count of places per house and
+//! symbol, locked candidates (pointing and claiming) per box-line intersection — then probing
+//! of two-candidate cells and branching, the state copied once per level into a snapshot kept
+//! from puzzle to puzzle. One engine per order,
 //! monomorphised on the order so the box loops have constant bounds; built on first use.
 //!
 //! Why this shape: on 16×16 and larger, a search without hidden singles or intersections
 //! branches far too often (a 25×25 minimal puzzle has hundreds of cells left after the naked
 //! singles), and the exact-cover and SAT backends pay per node for generality. Masks per cell
-//! make the naked-single elimination a loop over the peer table, and the hidden-single pass a
-//! two-accumulator sweep per house (`twice |= once & m; once |= m`).
+//! make the naked-single elimination a loop over the peer table; counts of places make a
+//! hidden single cost in proportion to what changed (a house is searched only when one of its
+//! symbols is down to one place), which is what probing, hundreds of propagations per branch,
+//! needs.
 
 pub mod mask;
 pub mod search;

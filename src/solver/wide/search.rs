@@ -1,11 +1,12 @@
 //! The search of the `wide` backend for one order: candidate masks per cell, propagation to a
-//! fixpoint (naked singles through a queue, hidden singles per house, locked candidates per
-//! box-line intersection), then fewest-candidates branching with the state copied per level.
+//! fixpoint (naked singles through a queue, hidden singles from counts of places per house and
+//! symbol, locked candidates per box-line intersection), probing of two-candidate cells, then
+//! branching with the state copied per level.
 //!
 //! Everything the search touches is allocated when the engine is built for its order and
 //! reused for every puzzle: the candidate array, one snapshot per depth (grown on first use
 //! and kept), the queue and the intersection masks. A branch costs one copy of the candidate
-//! array (n⁴ masks) and nothing else.
+//! array (n⁴ masks and the decided symbols of the 3n² houses) and of the place counts.
 
 use super::mask::Mask;
 use crate::order::found::Found;
@@ -90,14 +91,11 @@ pub struct Search<M: Mask, const N: usize> {
     rng: u64,
     /// Branching decisions a search may take before it gives up (`u64::MAX`: no budget).
     max_nodes: u64,
-    /// Houses with a cell whose candidates changed since their last hidden-singles sweep
-    /// (bit h of word h / 64; 3 n² ≤ 192 houses).
-    dirty: [u64; 3],
     /// Bands of rows (bit b: rows b·n … b·n + n − 1) and stacks of columns with a cell whose
     /// candidates changed since their last locked-candidates check.
     dirty_bands: [u8; 2],
-    /// Per cell, what [`Search::touch`] marks: its three houses and its band and stack.
-    touches: Vec<Touch>,
+    /// Per cell, the band and stack [`Search::touch`] marks.
+    touches: Vec<[u8; 2]>,
     /// Probing: the position probed, and the fixpoint of its first branch.
     probe_base: Vec<M>,
     probe_first: Vec<M>,
@@ -108,14 +106,15 @@ pub struct Search<M: Mask, const N: usize> {
     out_of_time: bool,
     /// The three houses of each cell.
     houses_of: Vec<[u16; 3]>,
-}
-
-/// The marks a change to one cell leaves: its houses (bit h of word h / 64) and its band and
-/// stack, precomputed so that marking costs five ORs.
-#[derive(Clone, Copy, Default)]
-struct Touch {
-    houses: [u64; 3],
-    bands: [u8; 2],
+    /// Per house and symbol (`house * S + symbol`), the cells of the house holding it.
+    places: Vec<u8>,
+    /// `places` at each branching level, and for probing.
+    place_snapshots: Vec<Vec<u8>>,
+    probe_base_places: Vec<u8>,
+    probe_first_places: Vec<u8>,
+    /// House and symbol (`house * S + symbol`) pairs whose places fell to one or none since
+    /// the last hidden-singles pass.
+    lonely: Vec<u16>,
 }
 
 impl<M: Mask, const N: usize> Search<M, N> {
@@ -141,18 +140,15 @@ impl<M: Mask, const N: usize> Search<M, N> {
             rules,
             rng: 0,
             max_nodes: u64::MAX,
-            dirty: [0; 3],
             dirty_bands: [0; 2],
             touches: (0..Self::C)
-                .map(|cell| {
-                    let mut t = Touch::default();
-                    for h in order.geometry().houses_of(cell) {
-                        t.houses[h as usize / 64] |= 1 << (h % 64);
-                    }
-                    t.bands = [1 << (cell / Self::S / N), 1 << (cell % Self::S / N)];
-                    t
-                })
+                .map(|cell| [1 << (cell / Self::S / N), 1 << (cell % Self::S / N)])
                 .collect(),
+            places: vec![0; 3 * Self::S * Self::S],
+            place_snapshots: Vec::new(),
+            probe_base_places: vec![0; 3 * Self::S * Self::S],
+            probe_first_places: vec![0; 3 * Self::S * Self::S],
+            lonely: Vec::new(),
             probe_base: vec![M::ZERO; Self::STATE],
             probe_first: vec![M::ZERO; Self::STATE],
             houses_of: (0..Self::C)
@@ -170,35 +166,78 @@ impl<M: Mask, const N: usize> Search<M, N> {
         }
     }
 
-    /// Marks the houses of `cell` for the next hidden-singles sweep.
+    /// Marks the band and stack of `cell` for the next locked-candidates check.
     #[inline(always)]
     fn touch(&mut self, cell: usize) {
-        let t = &self.touches[cell];
-        for w in 0..3 {
-            self.dirty[w] |= t.houses[w];
-        }
-        self.dirty_bands[0] |= t.bands[0];
-        self.dirty_bands[1] |= t.bands[1];
+        let t = self.touches[cell];
+        self.dirty_bands[0] |= t[0];
+        self.dirty_bands[1] |= t[1];
     }
 
     /// Forgets every change: the position is a fixpoint (a snapshot of one).
     #[inline(always)]
     fn clean(&mut self) {
-        self.dirty = [0; 3];
         self.dirty_bands = [0; 2];
+        self.lonely.clear();
     }
 
-    /// Marks every house (a new position).
-    fn touch_all(&mut self) {
-        let houses = 3 * Self::S;
-        for (w, word) in self.dirty.iter_mut().enumerate() {
-            let bits = houses.saturating_sub(w * 64).min(64);
-            *word = if bits == 64 {
-                u64::MAX
-            } else {
-                (1 << bits) - 1
-            };
+    /// Counts `bits` out of the places of `cell`'s houses (the cell lost them), noting the
+    /// house and symbol pairs left with one place or none.
+    #[inline(always)]
+    fn lose_one(&mut self, cell: usize, v: usize) {
+        for h in self.houses_of[cell] {
+            let at = h as usize * Self::S + v;
+            let left = self.places[at] - 1;
+            self.places[at] = left;
+            if left <= 1 {
+                self.lonely.push(at as u16);
+            }
         }
+    }
+
+    /// [`Search::lose`] for any number of symbols.
+    #[inline(always)]
+    fn lose(&mut self, cell: usize, bits: M) {
+        let houses = self.houses_of[cell];
+        let mut rest = bits;
+        while rest != M::ZERO {
+            let v = rest.low() as usize;
+            rest = rest.clear_low();
+            for h in houses {
+                let at = h as usize * Self::S + v;
+                let left = self.places[at] - 1;
+                self.places[at] = left;
+                if left <= 1 {
+                    self.lonely.push(at as u16);
+                }
+            }
+        }
+    }
+
+    /// Counts every house's places from the cells, noting the pairs with one place or none.
+    fn recount(&mut self) {
+        self.places.fill(0);
+        self.lonely.clear();
+        for cell in 0..Self::C {
+            let houses = self.houses_of[cell];
+            let mut rest = self.cand[cell];
+            while rest != M::ZERO {
+                let v = rest.low() as usize;
+                rest = rest.clear_low();
+                for h in houses {
+                    self.places[h as usize * Self::S + v] += 1;
+                }
+            }
+        }
+        for at in 0..self.places.len() {
+            if self.places[at] <= 1 {
+                self.lonely.push(at as u16);
+            }
+        }
+    }
+
+    /// Marks every band and stack (a new position).
+    fn touch_all(&mut self) {
         self.dirty_bands = [((1u16 << N) - 1) as u8; 2];
     }
 
@@ -221,20 +260,11 @@ impl<M: Mask, const N: usize> Search<M, N> {
         }
     }
 
-    /// Recomputes the decided symbols of every house from the cells.
-    fn redecide(&mut self) {
-        self.cand[Self::C..].fill(M::ZERO);
-        for cell in 0..Self::C {
-            let m = self.cand[cell];
-            if m.is_single() {
-                self.decided(cell, m);
-            }
-        }
-    }
-
     /// Sets the cell to one symbol (it had several) and queues it.
     #[inline(always)]
     fn place(&mut self, cell: usize, bit: M) {
+        let others = self.cand[cell] & !bit;
+        self.lose(cell, others);
         self.cand[cell] = bit;
         self.decided(cell, bit);
         self.unsolved -= 1;
@@ -256,6 +286,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         while let Some(cell) = self.queue.pop() {
             let cell = cell as usize;
             let b = self.cand[cell];
+            let v = b.low() as usize;
             let geometry = self.geometry;
             let mut hits = 0;
             for &p in geometry.peers(cell) {
@@ -267,6 +298,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
             for k in 0..hits {
                 let p = self.hit[k] as usize;
                 self.touch(p);
+                self.lose_one(p, v);
                 let m = self.cand[p];
                 if m == M::ZERO {
                     self.queue.clear();
@@ -288,6 +320,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         while let Some(cell) = self.queue.pop() {
             let cell = cell as usize;
             let b = self.cand[cell];
+            let v = b.low() as usize;
             for &p in self.geometry.peers(cell) {
                 let p = p as usize;
                 let m = self.cand[p];
@@ -295,6 +328,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     let m = m ^ b;
                     self.cand[p] = m;
                     self.touch(p);
+                    self.lose_one(p, v);
                     if m == M::ZERO {
                         self.queue.clear();
                         return false;
@@ -310,55 +344,34 @@ impl<M: Mask, const N: usize> Search<M, N> {
         true
     }
 
-    /// One pass of hidden singles over every house. `Some(changed)`, or `None` on a
-    /// contradiction (a symbol with no place in a house).
+    /// Hidden singles: every house and symbol pair noted with one place or none since the
+    /// last pass. `Some(changed)`, or `None` on a contradiction (a symbol with no place in a
+    /// house).
     fn hidden(&mut self) -> Option<bool> {
         let mut changed = false;
-        // Only houses with a changed cell can hold a new hidden single or lose a symbol; a
-        // house changed during the sweep is marked again and swept next round.
-        for w in 0..self.dirty.len() {
-            while self.dirty[w] != 0 {
-                let h = w * 64 + self.dirty[w].trailing_zeros() as usize;
-                self.dirty[w] &= self.dirty[w] - 1;
-                self.hidden_in(h, &mut changed)?;
-            }
-        }
-        Some(changed)
-    }
-
-    /// Hidden singles of house `h` (`changed` set when one is placed): `None` on a
-    /// contradiction.
-    #[inline]
-    fn hidden_in(&mut self, h: usize, changed: &mut bool) -> Option<()> {
-        let cells = self.geometry.house(h);
-        let (mut once, mut twice) = (M::ZERO, M::ZERO);
-        for &c in cells {
-            let m = self.cand[c as usize];
-            twice |= once & m;
-            once |= m;
-        }
-        let placed = self.cand[Self::C + h];
-        if once != self.full {
-            return None;
-        }
-        let mut hid = once & !twice & !placed;
-        while hid != M::ZERO {
-            let bit = M::bit(hid.low());
-            hid = hid.clear_low();
-            let &c = cells
-                .iter()
-                .find(|&&c| self.cand[c as usize] & bit != M::ZERO)?;
-            if self.cand[c as usize].is_single() {
-                // The symbol's one place holds it already (placed earlier in this pass).
+        while let Some(at) = self.lonely.pop() {
+            let (h, v) = (at as usize / Self::S, at as usize % Self::S);
+            let bit = M::bit(v as u32);
+            if self.cand[Self::C + h] & bit != M::ZERO {
+                // Decided in the house already: its one place holds it.
                 continue;
             }
+            let cells = self.geometry.house(h);
+            let Some(&c) = cells
+                .iter()
+                .find(|&&c| self.cand[c as usize] & bit != M::ZERO)
+            else {
+                self.lonely.clear();
+                return None;
+            };
             self.place(c as usize, bit);
-            *changed = true;
+            changed = true;
             if !self.drain() {
+                self.lonely.clear();
                 return None;
             }
         }
-        Some(())
+        Some(changed)
     }
 
     /// Removes `bits` from the n cells of a segment; `None` on a contradiction.
@@ -368,6 +381,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         for c in cells {
             let m = self.cand[c];
             if m & bits != M::ZERO {
+                self.lose(c, m & bits);
                 let m = m & !bits;
                 self.cand[c] = m;
                 self.touch(c);
@@ -534,6 +548,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
     /// Restores the probed position (a fixpoint).
     fn restore(&mut self, unsolved: u32) {
         self.cand.copy_from_slice(&self.probe_base);
+        self.places.copy_from_slice(&self.probe_base_places);
         self.unsolved = unsolved;
         self.queue.clear();
         self.clean();
@@ -547,12 +562,14 @@ impl<M: Mask, const N: usize> Search<M, N> {
         {
             let m = self.cand[cell];
             self.probe_base.copy_from_slice(&self.cand);
+            self.probe_base_places.copy_from_slice(&self.places);
             let a = M::bit(m.low());
             let b = m & !a;
             self.place(cell, a);
             let first = self.propagate_with(false);
             if first {
                 self.probe_first.copy_from_slice(&self.cand);
+                self.probe_first_places.copy_from_slice(&self.places);
             }
             self.restore(unsolved);
             self.place(cell, b);
@@ -566,6 +583,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 (false, true) => return Some(true),
                 (true, false) => {
                     self.cand.copy_from_slice(&self.probe_first);
+                    self.places.copy_from_slice(&self.probe_first_places);
                     self.unsolved = self.cand[..Self::C]
                         .iter()
                         .filter(|m| !m.is_single())
@@ -583,22 +601,25 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     }
                     if changed {
                         // Both branches agree on what they removed: so does every solution.
+                        // Places and decided symbols are the probed position's less what
+                        // the cells lost.
                         self.queue.clear();
                         self.clean();
-                        self.unsolved = 0;
+                        self.places.copy_from_slice(&self.probe_base_places);
+                        self.cand[Self::C..].copy_from_slice(&self.probe_base[Self::C..]);
+                        self.unsolved = unsolved;
                         for c in 0..Self::C {
-                            let u = self.cand[c];
-                            if u != self.probe_base[c] {
+                            let (u, was) = (self.cand[c], self.probe_base[c]);
+                            if u != was {
                                 self.touch(c);
+                                self.lose(c, was & !u);
                                 if u.is_single() {
+                                    self.unsolved -= 1;
+                                    self.decided(c, u);
                                     self.queue.push(c as u16);
                                 }
                             }
-                            if !u.is_single() {
-                                self.unsolved += 1;
-                            }
                         }
-                        self.redecide();
                         return Some(true);
                     }
                     self.restore(unsolved);
@@ -733,6 +754,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 self.queue.push(i as u16);
             }
         }
+        self.recount();
         true
     }
 
@@ -766,6 +788,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 self.queue.push(i as u16);
             }
         }
+        self.recount();
         self.search(limit)
     }
 
@@ -803,6 +826,10 @@ impl<M: Mask, const N: usize> Search<M, N> {
                         self.snapshots.push(vec![M::ZERO; Self::STATE]);
                     }
                     self.snapshots[depth].copy_from_slice(&self.cand);
+                    if self.place_snapshots.len() <= depth {
+                        self.place_snapshots.push(vec![0; self.places.len()]);
+                    }
+                    self.place_snapshots[depth].copy_from_slice(&self.places);
                     self.levels.push(Level {
                         cell: cell as u16,
                         rest,
@@ -824,11 +851,13 @@ impl<M: Mask, const N: usize> Search<M, N> {
                             (level.cell as usize, level.exclude, level.unsolved);
                         self.levels.pop();
                         let depth = self.levels.len();
-                        // The snapshot was taken at a fixpoint: no house is dirty there.
+                        // The snapshot was taken at a fixpoint: nothing is pending there.
                         self.cand.copy_from_slice(&self.snapshots[depth]);
+                        self.places.copy_from_slice(&self.place_snapshots[depth]);
                         self.unsolved = unsolved;
                         self.queue.clear();
                         self.clean();
+                        self.lose(cell, bit);
                         let m = self.cand[cell] & !bit;
                         self.cand[cell] = m;
                         self.touch(cell);
@@ -848,6 +877,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 let depth = self.levels.len() - 1;
                 self.levels[depth].rest = rest & !bit;
                 self.cand.copy_from_slice(&self.snapshots[depth]);
+                self.places.copy_from_slice(&self.place_snapshots[depth]);
                 self.unsolved = unsolved;
                 self.queue.clear();
                 self.clean();
