@@ -80,7 +80,7 @@ pub struct Search<M: Mask, const N: usize> {
     cand: Vec<M>,
     unsolved: u32,
     queue: Vec<u16>,
-    /// The peers a placement took a symbol from (room for every peer of a cell).
+    /// The peers a placement took a symbol from (room for three houses).
     hit: Vec<u16>,
     snapshots: Vec<Vec<M>>,
     levels: Vec<Level<M>>,
@@ -132,7 +132,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
             cand: vec![M::ZERO; Self::STATE],
             unsolved: 0,
             queue: Vec::with_capacity(Self::C),
-            hit: vec![0; order.geometry().peers(0).len()],
+            hit: vec![0; 3 * N * N],
             snapshots: Vec::new(),
             levels: Vec::new(),
             rows: vec![M::ZERO; Self::S * N],
@@ -289,12 +289,28 @@ impl<M: Mask, const N: usize> Search<M, N> {
             let v = b.low() as usize;
             let geometry = self.geometry;
             let mut hits = 0;
-            for &p in geometry.peers(cell) {
-                let m = self.cand[p as usize];
-                self.cand[p as usize] = m & !b;
-                self.hit[hits] = p;
-                hits += usize::from(m & b != M::ZERO);
+            // House by house, skipping a house where the cell is the symbol's one place; the
+            // cell itself is emptied meanwhile so that it is no hit.
+            self.cand[cell] = M::ZERO;
+            for h in self.houses_of[cell] {
+                // The other places of the symbol in the house (fewer if another house of the
+                // cell took some): the scan stops once they are found.
+                let others = self.places[h as usize * Self::S + v] as usize - 1;
+                if others == 0 {
+                    continue;
+                }
+                let goal = hits + others;
+                for &p in geometry.house(h as usize) {
+                    let m = self.cand[p as usize];
+                    self.cand[p as usize] = m & !b;
+                    self.hit[hits] = p;
+                    hits += usize::from(m & b != M::ZERO);
+                    if hits == goal {
+                        break;
+                    }
+                }
             }
+            self.cand[cell] = b;
             for k in 0..hits {
                 let p = self.hit[k] as usize;
                 self.touch(p);
@@ -321,25 +337,39 @@ impl<M: Mask, const N: usize> Search<M, N> {
             let cell = cell as usize;
             let b = self.cand[cell];
             let v = b.low() as usize;
-            for &p in self.geometry.peers(cell) {
-                let p = p as usize;
-                let m = self.cand[p];
-                if m & b != M::ZERO {
-                    let m = m ^ b;
-                    self.cand[p] = m;
-                    self.touch(p);
-                    self.lose_one(p, v);
-                    if m == M::ZERO {
-                        self.queue.clear();
-                        return false;
-                    }
-                    if m.is_single() {
-                        self.unsolved -= 1;
-                        self.decided(p, self.cand[p]);
-                        self.queue.push(p as u16);
+            // As in `drain`: house by house, up to the symbol's other places.
+            self.cand[cell] = M::ZERO;
+            for h in self.houses_of[cell] {
+                let mut others = self.places[h as usize * Self::S + v] - 1;
+                if others == 0 {
+                    continue;
+                }
+                for &p in self.geometry.house(h as usize) {
+                    let p = p as usize;
+                    let m = self.cand[p];
+                    if m & b != M::ZERO {
+                        let m = m ^ b;
+                        self.cand[p] = m;
+                        self.touch(p);
+                        self.lose_one(p, v);
+                        if m == M::ZERO {
+                            self.cand[cell] = b;
+                            self.queue.clear();
+                            return false;
+                        }
+                        if m.is_single() {
+                            self.unsolved -= 1;
+                            self.decided(p, m);
+                            self.queue.push(p as u16);
+                        }
+                        others -= 1;
+                        if others == 0 {
+                            break;
+                        }
                     }
                 }
             }
+            self.cand[cell] = b;
         }
         true
     }
