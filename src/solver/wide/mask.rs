@@ -37,6 +37,12 @@ pub trait Mask:
     fn is_single(self) -> bool {
         self != Self::ZERO && self.clear_low() == Self::ZERO
     }
+    /// Whether exactly two symbols are in the set (without a population count, which the
+    /// baseline x86-64 target has no instruction for).
+    #[inline(always)]
+    fn is_pair(self) -> bool {
+        self.clear_low().is_single()
+    }
 }
 
 macro_rules! mask {

@@ -548,7 +548,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         // `visited`: cells looked at since the position last changed.
         let (mut cell, mut quiet, mut visited) = (self.probe_next, 0, 0);
         while quiet < PROBE_QUIET && visited < Self::C && self.unsolved != 0 {
-            if self.cand[cell].count() == 2 {
+            if self.cand[cell].is_pair() {
                 self.probes += 1;
                 if crate::solver::deadline::due(self.probes) {
                     self.out_of_time = true;
@@ -624,10 +624,10 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 }
                 (true, true) => {
                     let mut changed = false;
-                    for c in 0..Self::C {
-                        let u = self.cand[c] | self.probe_first[c];
-                        self.cand[c] = u;
-                        changed |= u != self.probe_base[c];
+                    let cells = self.cand[..Self::C].iter_mut();
+                    for ((u, &first), &was) in cells.zip(&self.probe_first).zip(&self.probe_base) {
+                        *u |= first;
+                        changed |= *u != was;
                     }
                     if changed {
                         // Both branches agree on what they removed: so does every solution.
