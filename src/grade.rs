@@ -132,45 +132,40 @@ pub fn technique(puzzle: &Puzzle) -> Option<Technique> {
 /// The ladder on a grid of another order, through the closure written for every order (whose
 /// subsets stop at 4, the `quad` rung).
 fn technique_of_order(grid: &OrderGrid) -> Technique {
-    if grid.is_full() {
-        return match orders::closure(grid, LADDER[0].1).contradiction {
+    climb(grid.is_full(), |config| {
+        let found = orders::closure(grid, config);
+        (found.contradiction, found.is_solved())
+    })
+}
+
+fn technique_of(start: &Candidates) -> Technique {
+    let full = start.masks().iter().all(|m| m.count_ones() == 1);
+    climb(full, |config| {
+        let found = closure(start, config);
+        (found.contradiction, found.is_solved())
+    })
+}
+
+/// The ladder's verdict from `run`, which takes a rung's settings to (contradiction, solved):
+/// a full grid needs nothing (or breaks a rule); otherwise the weakest rung that solves, or
+/// search when the strongest does not.
+fn climb(full: bool, run: impl Fn(LogicConfig) -> (bool, bool)) -> Technique {
+    if full {
+        return match run(LADDER[0].1).0 {
             true => Technique::Contradiction,
             false => Technique::None,
         };
     }
-    let top = orders::closure(grid, LADDER[LADDER.len() - 1].1);
-    if top.contradiction {
+    let (contradiction, solved) = run(LADDER[LADDER.len() - 1].1);
+    if contradiction {
         return Technique::Contradiction;
     }
-    if !top.is_solved() {
+    if !solved {
         return Technique::Search;
     }
     LADDER
         .iter()
-        .find(|(_, config)| orders::closure(grid, *config).is_solved())
-        .map_or(Technique::Quad, |&(t, _)| t)
-}
-
-fn technique_of(start: &Candidates) -> Technique {
-    if start.masks().iter().all(|m| m.count_ones() == 1) {
-        let full = closure(start, LADDER[0].1);
-        return if full.contradiction {
-            Technique::Contradiction
-        } else {
-            Technique::None
-        };
-    }
-    let (_, strongest) = LADDER[LADDER.len() - 1];
-    let top = closure(start, strongest);
-    if top.contradiction {
-        return Technique::Contradiction;
-    }
-    if !top.is_solved() {
-        return Technique::Search;
-    }
-    LADDER
-        .iter()
-        .find(|(_, config)| closure(start, *config).is_solved())
+        .find(|(_, config)| run(*config).1)
         .map_or(Technique::Quad, |&(t, _)| t)
 }
 
