@@ -11,7 +11,7 @@ pub fn cpu_seconds() -> f64 {
     sudobench::util::thread_cpu_time().as_secs_f64()
 }
 
-/// The first `take` clue grids of a data set (pencilmark records are passed over). `path` is
+/// The first `take` clue grids of a data set (0: all; pencilmark records are passed over). `path` is
 /// taken as given when it exists, else relative to the crate's root (as `data/...`). Panics
 /// on a file that does not open or a malformed record: an example measures bundled sets.
 pub fn grids(path: &str, take: usize) -> Vec<Grid> {
@@ -26,6 +26,6 @@ pub fn grids(path: &str, take: usize) -> Vec<Grid> {
             Puzzle::Grid(g) => Some(g),
             Puzzle::Candidates(_) | Puzzle::Order(_) => None,
         })
-        .take(take)
+        .take(if take == 0 { usize::MAX } else { take })
         .collect()
 }
