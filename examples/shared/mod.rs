@@ -11,9 +11,10 @@ pub fn cpu_seconds() -> f64 {
     sudobench::util::thread_cpu_time().as_secs_f64()
 }
 
-/// The first `take` clue grids of a data set (0: all; pencilmark records are passed over). `path` is
-/// taken as given when it exists, else relative to the crate's root (as `data/...`). Panics
-/// on a file that does not open or a malformed record: an example measures bundled sets.
+/// The first `take` clue grids of a data set (0: all; pencilmark records are passed over).
+/// `path` is taken as given when it exists, else relative to the crate's root (as
+/// `data/...`). Panics on a file that does not open or a malformed record: an example
+/// measures bundled sets.
 pub fn grids(path: &str, take: usize) -> Vec<Grid> {
     let path = if std::path::Path::new(path).exists() {
         path.to_string()

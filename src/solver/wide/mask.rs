@@ -29,9 +29,6 @@ pub trait Mask:
     fn low(self) -> u32;
     /// The set without its lowest symbol.
     fn clear_low(self) -> Self;
-    /// The set itself if it holds one symbol at most, else the empty set: without a branch,
-    /// since whether a cell is decided is a coin toss the predictor keeps losing.
-    fn if_single(self) -> Self;
     /// Whether exactly one symbol is in the set.
     #[inline(always)]
     fn is_single(self) -> bool {
@@ -72,11 +69,6 @@ macro_rules! mask {
             #[inline(always)]
             fn clear_low(self) -> $t {
                 self & self.wrapping_sub(1)
-            }
-            #[inline(always)]
-            fn if_single(self) -> $t {
-                let single = <$t>::from(self & self.wrapping_sub(1) == 0);
-                self & single.wrapping_neg()
             }
         }
     };
