@@ -28,13 +28,14 @@ fn read(text: &str) -> Vec<Result<OrderGrid, String>> {
 /// Every inference setting of the backend, so that each rule is checked against the others.
 fn all_rules() -> Vec<Rules> {
     let mut out = Vec::new();
-    for bits in 0..32u8 {
+    for bits in 0..64u8 {
         out.push(Rules {
             hidden: bits & 1 != 0,
             locked: bits & 2 != 0,
             pairs: bits & 4 != 0,
             degree: bits & 8 != 0,
             probe: bits & 16 != 0,
+            hall: bits & 32 != 0,
         });
     }
     out

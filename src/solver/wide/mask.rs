@@ -34,6 +34,10 @@ pub trait Mask:
     fn is_single(self) -> bool {
         self != Self::ZERO && self.clear_low() == Self::ZERO
     }
+    /// The set as a `u64` (bit `i` for bit `i`).
+    fn to_u64(self) -> u64;
+    /// The set of the low bits of `bits` that fit.
+    fn from_u64(bits: u64) -> Self;
     /// Whether exactly two symbols are in the set (without a population count, which the
     /// baseline x86-64 target has no instruction for).
     #[inline(always)]
@@ -65,6 +69,14 @@ macro_rules! mask {
             #[inline(always)]
             fn low(self) -> u32 {
                 self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            fn from_u64(bits: u64) -> $t {
+                bits as $t
             }
             #[inline(always)]
             fn clear_low(self) -> $t {

@@ -1,7 +1,8 @@
 //! The search of the `wide` backend for one order: candidate masks per cell, propagation to a
 //! fixpoint (naked singles through a queue, hidden singles from counts of places per house and
-//! symbol, locked candidates per box-line intersection), probing of two-candidate cells, then
-//! branching with the state copied per level.
+//! symbol, locked candidates per box-line intersection), probing of two-candidate cells,
+//! all-different in full per house when probing is done, then branching with the state copied
+//! per level.
 //!
 //! Everything the search touches is allocated when the engine is built for its order and
 //! reused for every puzzle: the candidate array, one snapshot per depth (grown on first use
@@ -53,6 +54,13 @@ pub struct Rules {
     /// both propagations remove is removed too (every solution takes one of the two). This
     /// makes the search tree 24–80 times smaller on generated 16×16 to 36×36 puzzles.
     pub probe: bool,
+    /// When probing finds nothing more, all-different on every house in full: a candidate
+    /// that no assignment of the house's open symbols to its open cells uses is removed
+    /// (every naked or hidden subset, of any size), found by a matching and the strongly
+    /// connected components of its alternating graph; then propagation and probing again.
+    /// Run after probing rather than before, it took 8 %, 2 % and 34 % of the instructions
+    /// off on generated 16×16, 25×25 and 36×36 puzzles (before probing: +9 %, +11 %, −27 %).
+    pub hall: bool,
 }
 
 impl Rules {
@@ -64,6 +72,7 @@ impl Rules {
         pairs: true,
         degree: true,
         probe: false,
+        hall: false,
     };
 }
 
@@ -75,6 +84,7 @@ impl Default for Rules {
             pairs: true,
             degree: true,
             probe: true,
+            hall: true,
         }
     }
 }
@@ -123,6 +133,67 @@ pub struct Search<M: Mask, const N: usize> {
     /// House and symbol (`house * S + symbol`) pairs whose places fell to one or none since
     /// the last hidden-singles pass.
     lonely: Vec<u16>,
+    /// Scratch of the all-different pass (see [`Search::hall`]).
+    hall: Hall,
+}
+
+/// Scratch of one house's all-different check: its open cells (local index → cell), their
+/// candidates, the matching both ways, and the alternating graph.
+struct Hall {
+    cells: Vec<u16>,
+    masks: Vec<u64>,
+    mate: Vec<u8>,
+    owner: Vec<u8>,
+    adj: Vec<u64>,
+    radj: Vec<u64>,
+    /// Candidates to remove: cell and symbols.
+    cuts: Vec<(u16, u64)>,
+}
+
+impl Hall {
+    fn new(side: usize) -> Hall {
+        Hall {
+            cells: Vec::with_capacity(side),
+            masks: vec![0; side],
+            mate: vec![0; side],
+            owner: vec![0; side],
+            adj: vec![0; side],
+            radj: vec![0; side],
+            cuts: Vec::with_capacity(side),
+        }
+    }
+
+    /// Matches cell `i` to a symbol not in `seen`, moving other cells along an alternating
+    /// path if need be.
+    fn augment(&mut self, i: usize, seen: &mut u64) -> bool {
+        let mut rest = self.masks[i] & !*seen;
+        while rest != 0 {
+            let v = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            *seen |= 1 << v;
+            let j = self.owner[v];
+            if j == u8::MAX || self.augment(j as usize, seen) {
+                self.owner[v] = i as u8;
+                self.mate[i] = v as u8;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The nodes reachable from `from` over `adj` within `within`.
+    fn reach(adj: &[u64], from: usize, within: u64) -> u64 {
+        let mut reached = 1u64 << from;
+        let mut frontier = reached;
+        while frontier != 0 {
+            let x = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let new = adj[x] & within & !reached;
+            reached |= new;
+            frontier |= new;
+        }
+        reached
+    }
 }
 
 impl<M: Mask, const N: usize> Search<M, N> {
@@ -157,6 +228,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
             probe_base_places: vec![0; 3 * Self::S * Self::S],
             probe_first_places: vec![0; 3 * Self::S * Self::S],
             lonely: Vec::new(),
+            hall: Hall::new(Self::S),
             probe_base: vec![M::ZERO; Self::STATE],
             probe_first: vec![M::ZERO; Self::STATE],
             houses_of: (0..Self::C)
@@ -499,6 +571,100 @@ impl<M: Mask, const N: usize> Search<M, N> {
         Some(changed)
     }
 
+    /// All-different in full on every house of a fixpoint: `Some(changed)`, or `None` when
+    /// a house's open symbols cannot all be placed.
+    fn hall(&mut self) -> Option<bool> {
+        let mut changed = false;
+        for h in 0..3 * Self::S {
+            if self.unsolved == 0 {
+                break;
+            }
+            changed |= self.hall_house(h)?;
+        }
+        Some(changed)
+    }
+
+    /// All-different on house `h`: a perfect matching of its open cells to its open
+    /// symbols, then the strongly connected components of the graph from each cell to the
+    /// cells matched to its other candidates. A candidate outside its cell's component
+    /// is in no perfect matching, so in no solution.
+    fn hall_house(&mut self, h: usize) -> Option<bool> {
+        let open = (self.full & !self.cand[Self::C + h]).to_u64();
+        if open == 0 {
+            return Some(false);
+        }
+        let hall = &mut self.hall;
+        hall.cells.clear();
+        for &c in self.geometry.house(h) {
+            let m = self.cand[c as usize];
+            if !m.is_single() {
+                hall.masks[hall.cells.len()] = m.to_u64();
+                hall.cells.push(c);
+            }
+        }
+        let k = hall.cells.len();
+        if k as u32 != open.count_ones() {
+            return None;
+        }
+        hall.owner.fill(u8::MAX);
+        for i in 0..k {
+            let mut seen = 0;
+            if !hall.augment(i, &mut seen) {
+                return None;
+            }
+        }
+        hall.radj[..k].fill(0);
+        for i in 0..k {
+            let mut rest = hall.masks[i] & !(1u64 << hall.mate[i]);
+            let mut adj = 0u64;
+            while rest != 0 {
+                let v = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let j = hall.owner[v] as usize;
+                adj |= 1 << j;
+                hall.radj[j] |= 1 << i;
+            }
+            hall.adj[i] = adj;
+        }
+        let all = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
+        let mut remaining = all;
+        hall.cuts.clear();
+        while remaining != 0 {
+            let u = remaining.trailing_zeros() as usize;
+            let forward = Hall::reach(&hall.adj, u, remaining);
+            let component = forward & Hall::reach(&hall.radj, u, remaining);
+            remaining &= !component;
+            if component == all {
+                break;
+            }
+            let mut symbols = 0u64;
+            let mut rest = component;
+            while rest != 0 {
+                symbols |= 1 << hall.mate[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+            }
+            let mut rest = component;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let extra = hall.masks[i] & !symbols;
+                if extra != 0 {
+                    hall.cuts.push((hall.cells[i], extra));
+                }
+            }
+        }
+        let mut changed = false;
+        for k in 0..self.hall.cuts.len() {
+            let (cell, bits) = self.hall.cuts[k];
+            changed |= self.strip(std::iter::once(cell as usize), M::from_u64(bits))?;
+        }
+        // Cells left with one symbol give it up to their peers before the next house.
+        if !self.drain() {
+            return None;
+        }
+        Some(changed)
+    }
+
     /// Propagates to a fixpoint; false on a contradiction.
     fn propagate(&mut self) -> bool {
         self.propagate_with(self.rules.locked)
@@ -533,7 +699,8 @@ impl<M: Mask, const N: usize> Search<M, N> {
         }
     }
 
-    /// Propagates, then probes two-candidate cells (see [`Rules::probe`]); false on a
+    /// Propagates, then probes two-candidate cells (see [`Rules::probe`]) and runs the
+    /// all-different pass ([`Rules::hall`]) until neither changes anything; false on a
     /// contradiction. Probing walks the cells round from where the last probing of this
     /// search stopped, and stops after [`probe_quiet`] probes that changed nothing, when the
     /// grid is solved, or when the thread's deadline has passed (the search then stops too).
@@ -541,9 +708,31 @@ impl<M: Mask, const N: usize> Search<M, N> {
         if !self.propagate() {
             return false;
         }
-        if !self.rules.probe {
-            return true;
+        loop {
+            if self.rules.probe && !self.probe_round() {
+                return false;
+            }
+            if !self.rules.hall || self.unsolved == 0 || self.out_of_time {
+                return true;
+            }
+            match self.hall() {
+                None => {
+                    self.queue.clear();
+                    return false;
+                }
+                Some(true) => {
+                    if !self.propagate() {
+                        return false;
+                    }
+                }
+                Some(false) => return true,
+            }
         }
+    }
+
+    /// Probes two-candidate cells of a fixpoint, from where the last probing stopped, until
+    /// [`probe_quiet`] probes changed nothing; false on a contradiction.
+    fn probe_round(&mut self) -> bool {
         // `visited`: cells looked at since the position last changed.
         let (mut cell, mut quiet, mut visited) = (self.probe_next, 0, 0);
         while quiet < probe_quiet(N) && visited < Self::C && self.unsolved != 0 {
@@ -968,5 +1157,48 @@ mod tests {
         check::<u16, 4>();
         check::<u32, 5>();
         check::<u64, 6>();
+    }
+
+    /// Three cells of a row that share the same two symbols: singles and locked candidates
+    /// see nothing wrong, the all-different pass sees the contradiction at once (probing
+    /// would too, by trying both symbols); and a naked pair it removes from the rest of the
+    /// row.
+    #[test]
+    fn hall_finds_what_singles_and_locked_candidates_miss() {
+        let full = (1u64 << 9) - 1;
+        let hall = Rules {
+            probe: false,
+            ..Rules::default()
+        };
+        let without = Rules {
+            hall: false,
+            ..hall
+        };
+        let mut masks = vec![full; 81];
+        masks[..3].fill(0b11);
+        let found = Search::<u16, 3>::new(hall).solve_masks(&masks, 2);
+        assert_eq!((found.count, found.guesses, found.exhausted), (0, 0, true));
+        let found = Search::<u16, 3>::new(without).solve_masks(&masks, 2);
+        assert_eq!((found.count, found.exhausted), (0, true));
+        assert!(
+            found.guesses > 0,
+            "without the pass the search has to branch"
+        );
+
+        // Two cells of row 0 hold {1, 2} (in different boxes, so no locked candidates):
+        // the pass takes 1 and 2 from the row's other cells.
+        let mut search = Search::<u16, 3>::new(Rules::default());
+        let mut masks = vec![full; 81];
+        masks[0] = 0b11;
+        masks[8] = 0b11;
+        search.cand[..81].copy_from_slice(&masks.iter().map(|&m| m as u16).collect::<Vec<_>>());
+        search.cand[81..].fill(0);
+        search.unsolved = 81;
+        search.recount();
+        assert_eq!(search.hall(), Some(true));
+        for cell in 1..8 {
+            assert_eq!(search.cand[cell], full as u16 & !0b11, "cell {cell}");
+        }
+        assert_eq!(search.cand[9], full as u16, "row 1 keeps every symbol");
     }
 }
