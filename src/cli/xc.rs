@@ -2,8 +2,8 @@
 //! `bench`, and the `xc` subcommand that writes the classic families.
 //!
 //! A run whose files include one ending in `.dlx` or `.xc` (optionally followed by `.gz`), or
-//! whose content starts like Knuth's format, is an exact-cover run: every file in it is read
-//! as an instance. A malformed file gets an `error: FILE:LINE: ...` line and the run goes on.
+//! whose content starts like Knuth's format (standard input, `-`, too), is an exact-cover run:
+//! every file in it is read as an instance. A malformed file gets an `error: FILE:LINE: ...` line and the run goes on.
 
 use super::output::Format;
 use super::output::Output;
@@ -53,31 +53,45 @@ fn head(file: &str) -> Option<String> {
     }
     let f = std::fs::File::open(file).ok()?;
     let mut raw = std::io::BufReader::new(f);
-    let gzip = std::io::BufRead::fill_buf(&mut raw)
-        .ok()?
-        .starts_with(&[0x1f, 0x8b]);
+    let start = std::io::BufRead::fill_buf(&mut raw).ok()?.to_vec();
+    Some(whole_lines(&start))
+}
+
+/// The data standard input has buffered so far, as [`head`] reads a file: peeked, not
+/// taken, so the run that follows reads it from the start (through the same buffer).
+fn stdin_head() -> Option<String> {
+    let mut stdin = std::io::stdin().lock();
+    let start = std::io::BufRead::fill_buf(&mut stdin).ok()?;
+    Some(whole_lines(start))
+}
+
+/// Up to 8 KiB of text from the start of some data (gunzipped if it is gzip, as far as the
+/// given bytes go), cut after its last whole line.
+fn whole_lines(start: &[u8]) -> String {
     let mut buf = Vec::new();
-    let reader: Box<dyn Read> = if gzip {
-        Box::new(flate2::bufread::MultiGzDecoder::new(raw))
+    if start.starts_with(&[0x1f, 0x8b]) {
+        // A truncated stream: what decodes is enough.
+        let _ = flate2::read::MultiGzDecoder::new(start)
+            .take(8192)
+            .read_to_end(&mut buf);
     } else {
-        Box::new(raw)
-    };
-    let _ = reader.take(8192).read_to_end(&mut buf);
-    // Only whole lines.
+        buf.extend_from_slice(&start[..start.len().min(8192)]);
+    }
     let end = buf
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(buf.len(), |p| p + 1);
-    Some(String::from_utf8_lossy(&buf[..end]).into_owned())
+    String::from_utf8_lossy(&buf[..end]).into_owned()
 }
 
-/// Whether `files` make an exact-cover run.
+/// Whether `files` make an exact-cover run: a file named so, or one (standard input
+/// included, `-`) whose data starts like Knuth's format.
 pub fn wanted(files: &[String]) -> bool {
     files.iter().any(|f| has_extension(f))
-        || files
-            .iter()
-            .filter(|f| f.as_str() != "-")
-            .any(|f| head(f).is_some_and(|t| xc::knuth::looks_like(&t)))
+        || files.iter().any(|f| {
+            let start = if f == "-" { stdin_head() } else { head(f) };
+            start.is_some_and(|t| xc::knuth::looks_like(&t))
+        })
 }
 
 /// A backend name for exact cover (`bitmask`, the Sudoku default, means `dlx`).

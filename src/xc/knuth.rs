@@ -161,10 +161,15 @@ pub fn looks_like(text: &str) -> bool {
         })
 }
 
-/// Reads a file (plain or gzip) whole into a string-free byte buffer.
+/// Reads a file (plain or gzip; `-`: standard input) whole into a byte buffer.
 pub fn read_bytes(path: &str) -> std::io::Result<Vec<u8>> {
-    let file = std::fs::File::open(path)?;
-    let mut raw = BufReader::new(file);
+    if path == "-" {
+        return read_all(std::io::stdin().lock());
+    }
+    read_all(BufReader::new(std::fs::File::open(path)?))
+}
+
+fn read_all(mut raw: impl BufRead) -> std::io::Result<Vec<u8>> {
     let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
     let mut bytes = Vec::new();
     if gzip {

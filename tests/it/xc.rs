@@ -472,3 +472,26 @@ fn content_is_recognised_without_the_extension() {
         stdout(&out)
     );
 }
+
+/// An instance on standard input (`-`), plain or gzip, is recognised by its content and
+/// counted like a file; its errors name `-` and the line.
+#[test]
+fn instances_on_standard_input_are_recognised_and_counted() {
+    let plain = std::fs::read(Path::new(ROOT).join("data/xc/queens-8.dlx")).unwrap();
+    let out = run(&["count", "--limit", "0", "-"], &plain);
+    crate::common::assert_success(&out);
+    assert_eq!(stdout(&out), vec!["-: 92 (nodes 1373, updates 22879)"]);
+
+    let gzip = std::fs::read(Path::new(ROOT).join("data/xc/sudoku-16x16.dlx.gz")).unwrap();
+    let out = run(&["count", "--backend", "dlx-array", "-"], &gzip);
+    crate::common::assert_success(&out);
+    assert_eq!(printed_count(&stdout(&out)[0], "-"), "1");
+
+    let out = run(&["solve", "--first", "-"], b"| c\na b\na\nb\n");
+    crate::common::assert_success(&out);
+    assert_eq!(stdout(&out), vec!["a | b"]);
+
+    let out = run(&["count", "-"], b"| c\na b\na\nzz\n");
+    assert_eq!(stdout(&out), vec!["error: -:4: unknown item zz"]);
+    assert_eq!(out.status.code(), Some(1));
+}
