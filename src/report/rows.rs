@@ -313,6 +313,12 @@ impl BenchRow {
         }
         let backend = BackendReport {
             covered: self.covered,
+            // What decides whether it has a rate (see `BackendReport::has_rate`).
+            unique: self.unique,
+            multiple: self.multiple,
+            none: self.none,
+            solved: self.solved,
+            budget_spent: self.budget_spent,
             timed: exact.timed,
             time: Duration::from_nanos(exact.solve_nanos),
             startup: Duration::from_nanos(exact.startup_nanos),

@@ -390,9 +390,11 @@ impl BackendReport {
     }
 
     /// Whether it has a rate: some puzzles were answered before any failure, and timed. A
-    /// backend that failed on its first call has none.
+    /// backend that failed on its first call has none, and neither has one whose time budget
+    /// ran out before it decided a puzzle (its time went into answers it never finished).
     pub fn has_rate(&self) -> bool {
-        self.timed > 0 && !self.time.is_zero()
+        let decided = self.unique + self.multiple + self.none + self.solved > 0;
+        self.timed > 0 && !self.time.is_zero() && (decided || !self.budget_spent)
     }
 
     /// Puzzles per second of solving time, over the puzzles answered before any failure (0

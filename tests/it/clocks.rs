@@ -155,6 +155,42 @@ fn a_backend_that_failed_at_once_has_no_rate() {
     assert!(text.contains("cpu puzzles/s"), "{text}");
 }
 
+/// A backend whose time budget ran out before it decided a puzzle has no rate (its time went
+/// into an answer it never finished); on a set where it decided some, it keeps one.
+#[test]
+fn a_backend_cut_off_before_deciding_anything_has_no_rate() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    // Gecode's first minimal 25x25 takes `wide` far longer than the budget.
+    let hard = format!("{root}/data/orders_25x25_gecode.gz");
+    let easy = format!("{root}/data/orders_25x25_unique.gz");
+    let args = [
+        "bench",
+        "--format",
+        "json",
+        "--time-budget",
+        "0.2",
+        "--backends",
+        "wide",
+        &hard,
+        &easy,
+    ];
+    let out = crate::common::run(&args, b"");
+    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", stderr(&out));
+    assert_eq!(
+        (rows[0]["covered"].clone(), rows[0]["unknown"].clone()),
+        (1.into(), 1.into())
+    );
+    assert_eq!(rows[0]["budget_spent"], true, "{}", rows[0]);
+    assert!(rows[0]["puzzles_per_sec"].is_null(), "{}", rows[0]);
+    assert!(rows[0]["us_per_puzzle"].is_null(), "{}", rows[0]);
+    assert!(rows[1]["unique"].as_u64().unwrap() > 0, "{}", rows[1]);
+    assert!(rows[1]["puzzles_per_sec"].is_f64(), "{}", rows[1]);
+}
+
 /// `--clock` takes `cpu` or `wall` only.
 #[test]
 fn an_unknown_clock_is_a_usage_error() {
