@@ -2,9 +2,10 @@
 //! needs (`u16` up to 16×16, `u32` for 25×25, `u64` up to 64×64), propagation to a fixpoint
 //! — naked singles through a queue, hidden singles from a count of places per house and
 //! symbol, locked candidates (pointing and claiming) per box-line intersection — then probing
-//! of two-candidate cells, all-different in full per house (a matching), and branching, the state copied once per level into a snapshot kept
-//! from puzzle to puzzle. One engine per order,
-//! monomorphised on the order so the box loops have constant bounds; built on first use.
+//! of two-candidate cells, all-different in full per house (a matching), and branching, the
+//! state copied once per level into a snapshot kept from puzzle to puzzle. One engine per
+//! order, monomorphised on the order so the box loops have constant bounds; built on first
+//! use.
 //!
 //! Why this shape: on 16×16 and larger, a search without hidden singles or intersections
 //! branches far too often (a 25×25 minimal puzzle has hundreds of cells left after the naked
