@@ -39,12 +39,10 @@ impl Iterator for WithSmaller {
         }
         let item = self.inner.next()?;
         if let Ok(record) = &item {
-            if let Puzzle::Grid(grid) = &record.puzzle {
-                for cell in (0..81).filter(|&c| grid.get(c) != 0) {
-                    let mut smaller = *grid;
-                    smaller.set(cell, 0);
+            if let Some(cells) = clues(&record.puzzle) {
+                for cell in cells {
                     self.queue.push_back(Ok(Record {
-                        puzzle: Puzzle::Grid(smaller),
+                        puzzle: without(&record.puzzle, cell),
                         meta: String::new(),
                         ..record.clone()
                     }));
@@ -58,6 +56,39 @@ impl Iterator for WithSmaller {
 impl Source for WithSmaller {
     fn ready(&self) -> bool {
         !self.queue.is_empty() || self.inner.line_ready()
+    }
+}
+
+/// The clue cells of a clue grid of any order, in cell order; `None` for a pencilmark
+/// puzzle (it has no clues to remove).
+fn clues(puzzle: &Puzzle) -> Option<Vec<usize>> {
+    let values = values(puzzle)?;
+    Some((0..values.len()).filter(|&c| values[c] != 0).collect())
+}
+
+/// The cell values of a clue grid of any order (`0` empty).
+fn values(puzzle: &Puzzle) -> Option<&[u8]> {
+    match puzzle {
+        Puzzle::Grid(grid) => Some(grid.cells()),
+        Puzzle::Order(grid) => Some(grid.cells()),
+        Puzzle::Candidates(_) => None,
+    }
+}
+
+/// The clue grid `puzzle` with `cell` emptied.
+fn without(puzzle: &Puzzle, cell: usize) -> Puzzle {
+    match puzzle {
+        Puzzle::Grid(grid) => {
+            let mut smaller = *grid;
+            smaller.set(cell, 0);
+            Puzzle::Grid(smaller)
+        }
+        Puzzle::Order(grid) => {
+            let mut smaller = (**grid).clone();
+            smaller.set(cell, 0);
+            Puzzle::Order(std::sync::Arc::new(smaller))
+        }
+        Puzzle::Candidates(_) => puzzle.clone(),
     }
 }
 
@@ -85,17 +116,17 @@ impl Pending {
     /// smaller puzzles to wait for (a pencilmark puzzle, reported at once by
     /// [`Pending::verdict`] callers as an error line).
     pub fn start(record: &Record) -> Option<Pending> {
-        let Puzzle::Grid(grid) = &record.puzzle else {
-            let why = match &record.puzzle {
-                Puzzle::Order(g) => format!("--minimal checks 9x9 clue grids; this one is {}", g.order()),
-                _ => "a pencilmark puzzle has no clues to be minimal about (--minimal checks clue grids)".to_string(),
-            };
-            eprintln!("error: {}:{}: {why}", record.source, record.line);
+        let Some(clues) = clues(&record.puzzle) else {
+            eprintln!(
+                "error: {}:{}: a pencilmark puzzle has no clues to be minimal about (--minimal \
+                 checks clue grids)",
+                record.source, record.line
+            );
             return None;
         };
         Some(Pending {
             record: record.clone(),
-            left: grid.clue_count(),
+            left: clues.len(),
             redundant: Vec::new(),
             undecided: Vec::new(),
         })
@@ -110,11 +141,11 @@ impl Pending {
 
     /// The count the judge accepted for one smaller puzzle (`None`: no answer stood).
     pub fn smaller(&mut self, record: &Record, count: Option<Count>) {
-        let (Puzzle::Grid(grid), Puzzle::Grid(smaller)) = (&self.record.puzzle, &record.puzzle)
+        let (Some(grid), Some(smaller)) = (values(&self.record.puzzle), values(&record.puzzle))
         else {
             return;
         };
-        let Some(cell) = (0..81).find(|&c| grid.get(c) != smaller.get(c)) else {
+        let Some(cell) = (0..grid.len().min(smaller.len())).find(|&c| grid[c] != smaller[c]) else {
             return;
         };
         self.left = self.left.saturating_sub(1);
@@ -132,13 +163,11 @@ impl Pending {
             return None;
         }
         let place = format!("{}:{}", self.record.source, self.record.line);
-        let Puzzle::Grid(grid) = &self.record.puzzle else {
-            return None;
-        };
+        let grid = values(&self.record.puzzle)?;
         let names = |cells: &[usize]| -> String {
             cells
                 .iter()
-                .map(|&c| format!("r{}c{}={}", c / 9 + 1, c % 9 + 1, grid.get(c)))
+                .map(|&c| clue_name(grid, c))
                 .collect::<Vec<_>>()
                 .join(" ")
         };
@@ -159,5 +188,36 @@ impl Pending {
         } else {
             Verdict::Minimal
         })
+    }
+}
+
+/// A clue as `r{row}c{column}={value}`, rows and columns from 1, the value as the puzzle's
+/// line form writes it: its symbol (`1`–`9`, `A`–`Z`) up to 25×25, its number beyond.
+fn clue_name(grid: &[u8], cell: usize) -> String {
+    let side = (grid.len() as f64).sqrt().round() as usize;
+    let value = grid[cell];
+    let shown = if side <= 25 {
+        sudobench::order::format::symbol(value).to_string()
+    } else {
+        value.to_string()
+    };
+    format!("r{}c{}={shown}", cell / side + 1, cell % side + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clue_name;
+
+    #[test]
+    fn clues_are_named_by_row_column_and_the_symbol_of_the_line_form() {
+        let mut nine = [0u8; 81];
+        nine[80] = 7;
+        assert_eq!(clue_name(&nine, 80), "r9c9=7");
+        let mut sixteen = vec![0u8; 256];
+        sixteen[17] = 16;
+        assert_eq!(clue_name(&sixteen, 17), "r2c2=G");
+        let mut thirty_six = vec![0u8; 1296];
+        thirty_six[1295] = 36;
+        assert_eq!(clue_name(&thirty_six, 1295), "r36c36=36");
     }
 }

@@ -560,3 +560,80 @@ fn wide_honours_the_deadline_on_a_hard_25x25() {
         assert!(started.elapsed().as_secs() < 20, "{rules:?}");
     }
 }
+
+/// `verify --minimal` on grids of every order: bundled minimal 16×16 puzzles pass; one more
+/// clue of the solution is named as redundant, by row, column and the line form's symbol;
+/// generated 4×4 puzzles pass beside a 9×9 one in the same file; and a budget too small to
+/// settle the smaller puzzles leaves minimality undecided rather than claimed.
+#[test]
+fn verify_minimal_checks_grids_of_every_order() {
+    let sixteen: Vec<String> = crate::common::sample("orders_16x16_minimal.gz", 3)
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("min.txt"), sixteen.join("\n")).unwrap();
+    let ok = crate::common::run_in(dir.path(), &["verify", "--minimal", "min.txt"], b"");
+    let err = crate::common::stderr(&ok);
+    assert!(ok.status.success(), "{err}");
+    assert!(
+        err.contains("3 puzzles: 3 unique") && err.contains("0 not minimal"),
+        "{err}"
+    );
+
+    // One more clue, taken from the second puzzle's solution.
+    let puzzle = sudobench::order::format::parse_chars(&sixteen[1]).unwrap();
+    let mut wide = Wide::default();
+    let solution = wide.solve(&puzzle, 2).first.unwrap();
+    check(&puzzle, &solution).unwrap();
+    let cell = (0..256).find(|&c| puzzle.get(c) == 0).unwrap();
+    let mut extra = puzzle.clone();
+    extra.set(cell, solution.get(cell));
+    std::fs::write(
+        dir.path().join("extra.txt"),
+        format!("{}\n{}\n", sixteen[0], extra.to_line()),
+    )
+    .unwrap();
+    let bad = crate::common::run_in(dir.path(), &["verify", "--minimal", "extra.txt"], b"");
+    assert_eq!(bad.status.code(), Some(1));
+    let err = crate::common::stderr(&bad);
+    let symbol = sudobench::order::format::symbol(solution.get(cell));
+    let name = format!("r{}c{}={symbol}", cell / 16 + 1, cell % 16 + 1);
+    let line = err
+        .lines()
+        .find(|l| l.contains("not minimal:"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(line.starts_with("error: extra.txt:2: "), "{line}");
+    assert!(line.contains(&name), "{name} in {line}");
+    assert!(!err.contains("extra.txt:1:"), "{err}");
+    assert!(err.contains("1 not minimal"), "{err}");
+
+    // Generated 4x4 puzzles (minimal by construction) and a 17-clue 9x9 puzzle in one file.
+    let four = run(&["generate", "--order", "2", "-n", "3", "--seed", "5"], b"");
+    assert!(four.status.success());
+    let nine = "...8.1..........435............7.8........1...2..3....6......75..34........2..6..";
+    let mixed = format!("{}{nine}\n", crate::common::stdout(&four));
+    let out = run(&["verify", "--minimal", "-"], mixed.as_bytes());
+    let err = crate::common::stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("4 puzzles: 4 unique") && err.contains("0 not minimal"),
+        "{err}"
+    );
+
+    // One branching decision per count: the first minimal 16x16 puzzle is unique by
+    // propagation alone, but every smaller puzzle (two or more solutions) needs a branch to
+    // show it, so each stays unsettled and minimality is left undecided, not claimed.
+    let out = run(
+        &["verify", "--minimal", "--max-nodes", "1", "-"],
+        format!("{}\n", sixteen[0]).as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = crate::common::stderr(&out);
+    assert!(err.contains("1 puzzles: 1 unique"), "{err}");
+    assert!(err.contains("-:1: minimality undecided"), "{err}");
+    assert!(
+        err.contains("0 not minimal, 1 minimality undecided"),
+        "{err}"
+    );
+}
