@@ -62,15 +62,15 @@ impl Source for WithSmaller {
 /// The clue cells of a clue grid of any order, in cell order; `None` for a pencilmark
 /// puzzle (it has no clues to remove).
 fn clues(puzzle: &Puzzle) -> Option<Vec<usize>> {
-    let values = values(puzzle)?;
+    let (_, values) = values(puzzle)?;
     Some((0..values.len()).filter(|&c| values[c] != 0).collect())
 }
 
-/// The cell values of a clue grid of any order (`0` empty).
-fn values(puzzle: &Puzzle) -> Option<&[u8]> {
+/// The side and the cell values of a clue grid of any order (`0` empty).
+fn values(puzzle: &Puzzle) -> Option<(usize, &[u8])> {
     match puzzle {
-        Puzzle::Grid(grid) => Some(grid.cells()),
-        Puzzle::Order(grid) => Some(grid.cells()),
+        Puzzle::Grid(grid) => Some((9, grid.cells())),
+        Puzzle::Order(grid) => Some((grid.order().side(), grid.cells())),
         Puzzle::Candidates(_) => None,
     }
 }
@@ -141,7 +141,8 @@ impl Pending {
 
     /// The count the judge accepted for one smaller puzzle (`None`: no answer stood).
     pub fn smaller(&mut self, record: &Record, count: Option<Count>) {
-        let (Some(grid), Some(smaller)) = (values(&self.record.puzzle), values(&record.puzzle))
+        let (Some((_, grid)), Some((_, smaller))) =
+            (values(&self.record.puzzle), values(&record.puzzle))
         else {
             return;
         };
@@ -163,11 +164,11 @@ impl Pending {
             return None;
         }
         let place = format!("{}:{}", self.record.source, self.record.line);
-        let grid = values(&self.record.puzzle)?;
+        let (side, grid) = values(&self.record.puzzle)?;
         let names = |cells: &[usize]| -> String {
             cells
                 .iter()
-                .map(|&c| clue_name(grid, c))
+                .map(|&c| clue_name(side, grid, c))
                 .collect::<Vec<_>>()
                 .join(" ")
         };
@@ -193,10 +194,9 @@ impl Pending {
 
 /// A clue as `r{row}c{column}={value}`, rows and columns from 1, the value as the puzzle's
 /// line form writes it: its symbol (`1`–`9`, `A`–`Z`) up to 25×25, its number beyond.
-fn clue_name(grid: &[u8], cell: usize) -> String {
-    let side = (grid.len() as f64).sqrt().round() as usize;
+fn clue_name(side: usize, grid: &[u8], cell: usize) -> String {
     let value = grid[cell];
-    let shown = if side <= 25 {
+    let shown = if sudobench::order::format::written_in_symbols(side) {
         sudobench::order::format::symbol(value).to_string()
     } else {
         value.to_string()
@@ -212,12 +212,12 @@ mod tests {
     fn clues_are_named_by_row_column_and_the_symbol_of_the_line_form() {
         let mut nine = [0u8; 81];
         nine[80] = 7;
-        assert_eq!(clue_name(&nine, 80), "r9c9=7");
+        assert_eq!(clue_name(9, &nine, 80), "r9c9=7");
         let mut sixteen = vec![0u8; 256];
         sixteen[17] = 16;
-        assert_eq!(clue_name(&sixteen, 17), "r2c2=G");
+        assert_eq!(clue_name(16, &sixteen, 17), "r2c2=G");
         let mut thirty_six = vec![0u8; 1296];
         thirty_six[1295] = 36;
-        assert_eq!(clue_name(&thirty_six, 1295), "r36c36=36");
+        assert_eq!(clue_name(36, &thirty_six, 1295), "r36c36=36");
     }
 }

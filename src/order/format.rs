@@ -259,9 +259,15 @@ pub fn values(order: Order, nums: &[(u8, usize, u64)]) -> Result<Vec<u8>, Format
         .collect()
 }
 
+/// Whether grids of side `side` are written with one symbol per cell (up to order 5: 35
+/// symbols at most) rather than numbers.
+pub fn written_in_symbols(side: usize) -> bool {
+    side <= 35
+}
+
 /// A grid on one line: characters up to order 5, numbers (space-separated, `0` empty) above.
 pub fn to_line(grid: &OrderGrid) -> String {
-    if grid.order().side() <= 35 {
+    if written_in_symbols(grid.order().side()) {
         grid.cells().iter().map(|&v| symbol(v)).collect()
     } else {
         to_numbers(grid)

@@ -159,3 +159,19 @@ pub fn assert_exit(o: &Output, code: i32, needle: &str) {
     assert_eq!(o.status.code(), Some(code), "{err}");
     assert!(err.contains(needle), "{err}");
 }
+
+/// `verify --minimal FILE` in `dir`, where line 2 of FILE and no other line has a redundant
+/// clue: exit 1, and the error line of line 2 names the clue `name` (`r{row}c{col}={symbol}`).
+pub fn assert_only_line_2_not_minimal(dir: &Path, file: &str, name: &str) {
+    let bad = run_in(dir, &["verify", "--minimal", file], b"");
+    assert_eq!(bad.status.code(), Some(1));
+    let err = stderr(&bad);
+    let line = err
+        .lines()
+        .find(|l| l.contains("not minimal:"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(line.starts_with(&format!("error: {file}:2: ")), "{line}");
+    assert!(line.contains(name), "{name} in {line}");
+    assert!(!err.contains(&format!("{file}:1:")), "{err}");
+    assert!(err.contains("1 not minimal"), "{err}");
+}
