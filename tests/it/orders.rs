@@ -36,6 +36,7 @@ fn all_rules() -> Vec<Rules> {
             degree: bits & 8 != 0,
             probe: bits & 16 != 0,
             hall: bits & 32 != 0,
+            learn: true,
         });
     }
     out

@@ -15,6 +15,7 @@
 //! symbols is down to one place), which is what probing, hundreds of propagations per branch,
 //! needs.
 
+pub mod learn;
 pub mod mask;
 pub mod search;
 
