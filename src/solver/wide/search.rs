@@ -67,10 +67,12 @@ pub struct Rules {
     pub learn: bool,
 }
 
-/// Branches after which a search with [`Rules::learn`] hands over to clause learning: about
-/// half a second of `wide` on a 25×25 puzzle; the bundled generated puzzles take 7–38 on
-/// average.
-pub const LEARN_AFTER: u64 = 3000;
+/// Branches after which a search with [`Rules::learn`] hands over to clause learning. Above
+/// every bundled generated puzzle (7–38 branches on average per set, 446 at most: a 16×16;
+/// the 48,766 forum-hardest 9×9 puzzles 158 at most) so that they never reach it, and
+/// low enough that a puzzle that needs learning loses about 40 ms on a 25×25 before it gets
+/// it (at 3,000 branches it lost about 250 ms; Frisch's minimal 25×25 puzzles all need it).
+pub const LEARN_AFTER: u64 = 500;
 
 impl Rules {
     /// Every rule but probing: the search the generator and the grader were built on (their
