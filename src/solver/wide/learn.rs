@@ -6,12 +6,14 @@
 //! constraints ("groups": each cell holds one symbol; each house holds each symbol once).
 //! The groups are propagated natively — a true member makes the others false, a group
 //! down to one open member makes it true, a group with none is a conflict — instead of
-//! through the hundreds of thousands of binary clauses a CNF spells them out with; only
-//! the clauses learnt from conflicts are watched. Around that, a conflict-driven search in
-//! the manner of MiniSat: first-UIP learning with minimisation and shrinking (Fleury and
-//! Biere's: the literals of one level become that level's dominator), activity-ordered
-//! decisions with saved phases, Luby restarts, and learnt clauses kept by their number of
-//! decision levels (LBD).
+//! through the hundreds of thousands of binary clauses a CNF spells them out with (each
+//! group keeps a bit mask of its members not yet false); only the clauses learnt from
+//! conflicts are watched. Around that, a conflict-driven search in the manner of MiniSat:
+//! first-UIP learning with minimisation (a depth-first search that remembers, until the
+//! analysis ends, what it found implied and what not, and skips a literal alone on its
+//! level) and shrinking (Fleury and Biere's: the literals of one level become that level's
+//! dominator), activity-ordered decisions with saved phases, Luby restarts, and learnt
+//! clauses kept by their number of decision levels (LBD).
 
 use crate::order::found::Found;
 use crate::order::{Order, OrderGrid};
@@ -68,10 +70,9 @@ pub struct Learner<const N: usize> {
     value: Vec<i8>,
     level: Vec<u32>,
     reason: Vec<Reason>,
-    /// Per group (cells, then `cells + house · side + symbol`): members not false, and the
-    /// sum of their places in the group (the last one's place when one is left).
-    open: Vec<u16>,
-    sum: Vec<u32>,
+    /// Per group (cells, then `cells + house · side + symbol`): its members not false, bit
+    /// `k` for the member at place `k`.
+    open: Vec<u64>,
     trail: Vec<u32>,
     trail_lim: Vec<usize>,
     head: usize,
@@ -91,8 +92,11 @@ pub struct Learner<const N: usize> {
     learnt: Vec<u32>,
     /// The literals whose `seen` mark an analysis must clear.
     clear: Vec<u32>,
-    /// Minimisation's depth-first stack.
-    stack: Vec<u32>,
+    /// Minimisation's depth-first stack: a variable and the next literal of its reason.
+    frames: Vec<(u32, u32)>,
+    /// Variables an analysis found not implied by its clause, and the list of them.
+    poison: Vec<bool>,
+    poisoned: Vec<u32>,
     level_stamp: Vec<u64>,
     stamp: u64,
 }
@@ -136,7 +140,6 @@ impl<const N: usize> Learner<N> {
             level: vec![0; vars],
             reason: vec![Reason::Decision; vars],
             open: vec![0; 4 * cells],
-            sum: vec![0; 4 * cells],
             trail: Vec::with_capacity(vars),
             trail_lim: Vec::new(),
             head: 0,
@@ -152,7 +155,9 @@ impl<const N: usize> Learner<N> {
             scratch: Vec::new(),
             learnt: Vec::new(),
             clear: Vec::new(),
-            stack: Vec::new(),
+            frames: Vec::new(),
+            poison: vec![false; vars],
+            poisoned: Vec::new(),
             level_stamp: vec![0; vars + 1],
             stamp: 0,
         }
@@ -210,8 +215,7 @@ impl<const N: usize> Learner<N> {
         self.trail.push(lit);
         if !truth {
             for (g, k) in self.groups(x) {
-                self.open[g] -= 1;
-                self.sum[g] -= k;
+                self.open[g] &= !(1 << k);
             }
         }
     }
@@ -226,8 +230,7 @@ impl<const N: usize> Learner<N> {
             let x = (lit >> 1) as usize;
             if lit & 1 == 1 {
                 for (g, k) in self.groups(x) {
-                    self.open[g] += 1;
-                    self.sum[g] += k;
+                    self.open[g] |= 1 << k;
                 }
             }
             self.phase[x] = lit & 1 == 0;
@@ -246,25 +249,24 @@ impl<const N: usize> Learner<N> {
             self.head += 1;
             let x = (p >> 1) as usize;
             if p & 1 == 0 {
-                for (g, _) in self.groups(x) {
-                    if self.open[g] <= 1 {
-                        continue;
-                    }
-                    for k in 0..Self::SIDE {
-                        let y = self.member(g, k);
-                        match self.value[y] {
-                            0 => self.assign((y as u32) << 1 | 1, Reason::Beside(x as u32)),
-                            1 if y != x => return Some(Conflict::Both(x as u32, y as u32)),
-                            _ => {}
+                for (g, at) in self.groups(x) {
+                    let mut others = self.open[g] & !(1 << at);
+                    while others != 0 {
+                        let y = self.member(g, others.trailing_zeros() as usize);
+                        others &= others - 1;
+                        if self.value[y] == 1 {
+                            return Some(Conflict::Both(x as u32, y as u32));
                         }
+                        self.assign((y as u32) << 1 | 1, Reason::Beside(x as u32));
                     }
                 }
             } else {
                 for (g, _) in self.groups(x) {
-                    match self.open[g] {
+                    let open = self.open[g];
+                    match open.count_ones() {
                         0 => return Some(Conflict::Empty(g as u32)),
                         1 => {
-                            let z = self.member(g, self.sum[g] as usize);
+                            let z = self.member(g, open.trailing_zeros() as usize);
                             if self.value[z] == 0 {
                                 self.assign((z as u32) << 1, Reason::Last(g as u32));
                             }
@@ -437,15 +439,24 @@ impl<const N: usize> Learner<N> {
         // any chain of reasons, adds nothing.
         self.clear.clear();
         self.clear.extend_from_slice(&self.learnt[1..]);
-        let levels = self.learnt[1..]
-            .iter()
-            .fold(0u32, |a, &q| a | 1 << (self.level[(q >> 1) as usize] & 31));
+        // The clause's levels as bits (level mod 32), and those with two literals or more:
+        // the only literal of its level cannot be implied by the others, as its reasons
+        // lead back within the level to the level's decision (a shared bit can only make a
+        // level look fuller, which costs a search, never a wrong removal).
+        let (mut levels, mut twice) = (0u32, 0u32);
+        for &q in &self.learnt[1..] {
+            let bit = 1 << (self.level[(q >> 1) as usize] & 31);
+            twice |= levels & bit;
+            levels |= bit;
+        }
         let mut keep = 1;
         for i in 1..self.learnt.len() {
             let q = self.learnt[i];
             let y = (q >> 1) as usize;
+            let alone = twice & 1 << (self.level[y] & 31) == 0;
             let redundant = match self.reason[y] {
                 Reason::Decision => false,
+                _ if alone => false,
                 _ => self.implied(q, levels),
             };
             if !redundant {
@@ -458,6 +469,10 @@ impl<const N: usize> Learner<N> {
         }
         self.learnt.truncate(keep);
         self.shrink();
+        for &w in &self.poisoned {
+            self.poison[w as usize] = false;
+        }
+        self.poisoned.clear();
         // The backjump level: the highest below the conflict's, its literal second.
         let mut back = 0;
         if self.learnt.len() > 1 {
@@ -546,16 +561,13 @@ impl<const N: usize> Learner<N> {
                         continue;
                     }
                     if l != level {
+                        // (`implied` leaves `scratch` alone and marks `z` when it succeeds.)
                         let q = self.scratch[k];
-                        let saved = std::mem::take(&mut self.scratch);
                         let ok =
                             !matches!(self.reason[z], Reason::Decision) && self.implied(q, levels);
-                        self.scratch = saved;
                         if !ok {
                             break 'walk;
                         }
-                        self.seen[z] = true;
-                        self.clear.push(q);
                         continue;
                     }
                     if !self.pending[z] {
@@ -584,36 +596,82 @@ impl<const N: usize> Learner<N> {
         self.learnt.extend_from_slice(&out);
     }
 
+    /// The number of false literals in the reason of `x` (the implied literal included for
+    /// a group, where [`Self::reason_lit`] skips it).
+    #[inline(always)]
+    fn reason_len(&self, x: usize) -> usize {
+        match self.reason[x] {
+            Reason::Decision => 0,
+            Reason::Beside(_) => 1,
+            Reason::Last(_) => Self::SIDE,
+            Reason::Clause(c) => self.arena[c as usize] as usize - 1,
+        }
+    }
+
+    /// Literal `i` of the reason of `x` (as [`Self::reason_lits`] lists them), or `None`
+    /// for the place of `x` itself in its group.
+    #[inline(always)]
+    fn reason_lit(&self, x: usize, i: usize) -> Option<u32> {
+        match self.reason[x] {
+            Reason::Decision => None,
+            Reason::Beside(y) => Some(y << 1 | 1),
+            Reason::Last(g) => {
+                let y = self.member(g as usize, i);
+                (y != x).then_some((y as u32) << 1)
+            }
+            Reason::Clause(c) => Some(self.arena[c as usize + HEADER + 1 + i]),
+        }
+    }
+
     /// Whether the false literal `q` follows from literals marked `seen` (and facts) through
     /// reasons alone; `levels`: the clause's decision levels as bits, to give up early on a
-    /// reason reaching a level the clause does not have. Literals found implied stay marked.
+    /// reason reaching a level the clause does not have. Literals found implied stay marked
+    /// `seen` (listed in `clear`); literals found not implied are marked `poison` (listed in
+    /// `poisoned`) until the analysis ends, so no search goes down either again.
     fn implied(&mut self, q: u32, levels: u32) -> bool {
-        self.stack.clear();
-        self.stack.push(q);
-        let top = self.clear.len();
-        while let Some(p) = self.stack.pop() {
-            self.reason_lits((p >> 1) as usize);
-            for i in 0..self.scratch.len() {
-                let r = self.scratch[i];
-                let z = (r >> 1) as usize;
-                if self.seen[z] || self.level[z] == 0 {
-                    continue;
+        let mut stack = std::mem::take(&mut self.frames);
+        stack.clear();
+        stack.push(((q >> 1), 0));
+        let mut ok = true;
+        while let Some(top) = stack.last_mut() {
+            let (y, i) = (top.0 as usize, top.1 as usize);
+            if i == self.reason_len(y) {
+                stack.pop();
+                if !self.seen[y] {
+                    self.seen[y] = true;
+                    self.clear.push(self.trail_lit(y));
                 }
-                let decided = matches!(self.reason[z], Reason::Decision);
-                if !decided && levels & 1 << (self.level[z] & 31) != 0 {
-                    self.seen[z] = true;
-                    self.stack.push(r);
-                    self.clear.push(r);
-                } else {
-                    for &c in &self.clear[top..] {
-                        self.seen[(c >> 1) as usize] = false;
-                    }
-                    self.clear.truncate(top);
-                    return false;
-                }
+                continue;
             }
+            top.1 += 1;
+            let Some(r) = self.reason_lit(y, i) else {
+                continue;
+            };
+            let z = (r >> 1) as usize;
+            if self.seen[z] || self.level[z] == 0 {
+                continue;
+            }
+            let decided = matches!(self.reason[z], Reason::Decision);
+            if self.poison[z] || decided || levels & 1 << (self.level[z] & 31) == 0 {
+                for &(w, _) in &stack {
+                    if !self.poison[w as usize] {
+                        self.poison[w as usize] = true;
+                        self.poisoned.push(w);
+                    }
+                }
+                ok = false;
+                break;
+            }
+            stack.push((z as u32, 0));
         }
-        true
+        self.frames = stack;
+        ok
+    }
+
+    /// The false literal of the assigned variable `x` (as a clause would hold it).
+    #[inline(always)]
+    fn trail_lit(&self, x: usize) -> u32 {
+        (x as u32) << 1 | u32::from(self.value[x] == 1)
     }
 
     /// Adds `lits` (at least two, the first two watched) as a clause; its offset.
@@ -706,9 +764,7 @@ impl<const N: usize> Learner<N> {
         self.activity.fill(0.0);
         self.bump = 1.0;
         self.phase.fill(false);
-        let full_sum = (Self::SIDE * (Self::SIDE - 1) / 2) as u32;
-        self.open.fill(Self::SIDE as u16);
-        self.sum.fill(full_sum);
+        self.open.fill(u64::MAX >> (64 - Self::SIDE));
         self.heap.clear();
         for x in 0..self.value.len() {
             self.heap.insert(x, &self.activity);
