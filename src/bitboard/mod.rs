@@ -32,7 +32,7 @@ pub(crate) use triads::{Choice, OPEN_POSITION};
 
 use crate::util::Popcnt;
 use tables::{
-    fold_cols, minirows, spread_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH,
+    fold_cols, minirows, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH, PEERS81,
 };
 
 /// The state of one search node.
@@ -75,6 +75,13 @@ impl Avx2 {
 
 impl Isa for Avx2 {
     const AVX2: bool = true;
+}
+
+/// Three band words as one 81-bit word (bit `27·band + position`), the layout of
+/// [`PEERS81`].
+#[inline(always)]
+fn grid_word(bands: [u32; 3]) -> u128 {
+    bands[0] as u128 | (bands[1] as u128) << 27 | (bands[2] as u128) << 54
 }
 
 /// Propagation found that the position has no solution.
@@ -498,35 +505,36 @@ impl Board {
 
     #[inline(always)]
     fn choose_portable(&self, pairs: [u32; 3]) -> (usize, u32, u32) {
-        let (mut best_b, mut best_bit, mut best_score) = (0, 0, u32::MAX);
+        // The cells as one 81-bit word, so that one loop visits the candidates (a loop per
+        // band mispredicted its exit three times per call) and a cell's unsolved peers are
+        // one mask. Each candidate gets a key, larger is better: its score above, and below
+        // it 255 minus its index so that ties go to the first cell. Taking the maximum of
+        // keys compiles to conditional moves, where comparing scores took a mispredicted
+        // branch per improvement.
+        let unsolved = grid_word(self.unsolved);
+        let mut best = 0u32;
         if pairs != [0; 3] {
-            for (b, &two) in pairs.iter().enumerate() {
-                let mut t = two;
-                while t != 0 {
-                    let bit = t & t.wrapping_neg();
-                    t ^= bit;
-                    // Lower is better: fewer unsolved peers gives a larger score.
-                    let score = 20 - self.unsolved_peers(b, bit);
-                    if score < best_score {
-                        (best_b, best_bit, best_score) = (b, bit, score);
-                    }
-                }
+            let mut t = grid_word(pairs);
+            while t != 0 {
+                let i = t.trailing_zeros();
+                t &= t - 1;
+                let peers = (unsolved & PEERS81[i as usize]).count_ones();
+                best = best.max(peers << 8 | (255 - i));
             }
         } else {
-            for b in 0..3 {
-                let mut u = self.unsolved[b];
-                while u != 0 {
-                    let bit = u & u.wrapping_neg();
-                    u ^= bit;
-                    let score =
-                        self.digits(b, bit).count_ones() * 32 + 20 - self.unsolved_peers(b, bit);
-                    if score < best_score {
-                        (best_b, best_bit, best_score) = (b, bit, score);
-                    }
-                }
+            let mut t = unsolved;
+            while t != 0 {
+                let i = t.trailing_zeros();
+                t &= t - 1;
+                let peers = (unsolved & PEERS81[i as usize]).count_ones();
+                let digits = self.digits(i as usize / 27, i % 27).count_ones();
+                // Fewest digits first, then most unsolved peers (at most 20).
+                best = best.max(((9 - digits) * 32 + peers) << 8 | (255 - i));
             }
         }
-        (best_b, best_bit, self.digits(best_b, best_bit))
+        let i = 255 - (best & 0xff);
+        let (b, pos) = ((i / 27) as usize, i % 27);
+        (b, 1 << pos, self.digits(b, pos))
     }
 
     /// The first unsolved cell in row-major order as (band, cell bit, digit mask), or `None`
@@ -536,27 +544,16 @@ impl Board {
     pub(crate) fn first_unsolved(&self) -> Option<(usize, u32, u32)> {
         let b = self.unsolved.iter().position(|&u| u != 0)?;
         let bit = self.unsolved[b] & self.unsolved[b].wrapping_neg();
-        Some((b, bit, self.digits(b, bit)))
+        Some((b, bit, self.digits(b, bit.trailing_zeros())))
     }
 
-    /// How many of the 20 peers of band cell `bit` of band `b` are unsolved.
+    /// The digit mask (bit `d` = digit `d + 1`) of band cell `pos` in band `b` (without
+    /// branches: which digits a cell has is as good as random).
     #[inline(always)]
-    fn unsolved_peers(&self, b: usize, bit: u32) -> u32 {
-        let pos = bit.trailing_zeros() as usize;
-        let col = spread_cols(1 << (pos % 9));
-        (self.unsolved[b] & BAND_PEERS[pos]).count_ones()
-            + (self.unsolved[(b + 1) % 3] & col).count_ones()
-            + (self.unsolved[(b + 2) % 3] & col).count_ones()
-    }
-
-    /// The digit mask (bit `d` = digit `d + 1`) of band cell `bit` in band `b`.
-    #[inline(always)]
-    fn digits(&self, b: usize, bit: u32) -> u32 {
+    fn digits(&self, b: usize, pos: u32) -> u32 {
         let mut m = 0;
         for d in 0..9 {
-            if self.cand[3 * d + b] & bit != 0 {
-                m |= 1 << d;
-            }
+            m |= (self.cand[3 * d + b] >> pos & 1) << d;
         }
         m
     }

@@ -33,6 +33,26 @@ pub const fn spread_cols(cols: u32) -> u32 {
     cols | cols << 9 | cols << 18
 }
 
+/// For each cell of the grid as one 81-bit word (bit `27·band + position`), its 20 peers in
+/// that layout: a cell's unsolved peers are then one mask and one count.
+pub const PEERS81: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        let mut j = 0;
+        while j < 81 {
+            let (r2, c2) = (j / 9, j % 9);
+            if j != i && (r == r2 || c == c2 || (r / 3 == r2 / 3 && c / 3 == c2 / 3)) {
+                t[i] |= 1 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Folds a band onto its nine columns: bit `c` is set if any row of the band has bit `c`.
 #[inline(always)]
 pub const fn fold_cols(band: u32) -> u32 {
@@ -210,6 +230,20 @@ pub fn minirows(band: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grid_peers() {
+        for (i, p) in PEERS81.iter().enumerate() {
+            assert_eq!(p.count_ones(), 20);
+            // Within its band the same peers as the band table; elsewhere only its column.
+            let (b, pos) = (i / 27, i % 27);
+            assert_eq!((p >> (27 * b)) as u32 & BAND, BAND_PEERS[pos]);
+            for other in (0..3).filter(|&o| o != b) {
+                let col = spread_cols(1 << (pos % 9));
+                assert_eq!((p >> (27 * other)) as u32 & BAND, col);
+            }
+        }
+    }
 
     #[test]
     fn band_peers_count() {
