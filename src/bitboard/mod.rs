@@ -78,10 +78,24 @@ impl Isa for Avx2 {
 }
 
 /// Three band words as one 81-bit word (bit `27·band + position`), the layout of
-/// [`PEERS81`].
+/// [`PEERS81`]: bits 0..54 and the band of bits 54..81.
 #[inline(always)]
-fn grid_word(bands: [u32; 3]) -> u128 {
-    bands[0] as u128 | (bands[1] as u128) << 27 | (bands[2] as u128) << 54
+fn grid_words(bands: [u32; 3]) -> (u64, u32) {
+    (bands[0] as u64 | (bands[1] as u64) << 27, bands[2])
+}
+
+/// The largest of `key(i)` over the cells `i` of an 81-bit word (0 if it has none). One
+/// loop over a u128: a loop per part mispredicts one more exit.
+#[inline(always)]
+fn largest_key((low, high): (u64, u32), key: impl Fn(u32) -> u32) -> u32 {
+    let mut t = low as u128 | (high as u128) << 54;
+    let mut best = 0u32;
+    while t != 0 {
+        let i = t.trailing_zeros();
+        t &= t - 1;
+        best = best.max(key(i));
+    }
+    best
 }
 
 /// Propagation found that the position has no solution.
@@ -480,10 +494,19 @@ impl Board {
     /// mask). Only called on a propagated, unsolved board.
     ///
     /// `popcnt`, the proof that the CPU has the POPCNT instruction (not part of the x86-64
-    /// baseline), selects the build compiled with it: the scoring counts bits, which without
-    /// it takes a dozen instructions per count.
-    #[inline]
-    pub(crate) fn choose(&self, pairs: [u32; 3], popcnt: Option<Popcnt>) -> (usize, u32, u32) {
+    /// baseline), selects, in the baseline build `I`, a build compiled with it: the scoring
+    /// counts bits, which without it takes a dozen instructions per count. (The AVX2 build
+    /// has POPCNT, and inlines this.)
+    #[inline(always)]
+    pub(crate) fn choose<I: Isa>(
+        &self,
+        pairs: [u32; 3],
+        _isa: I,
+        popcnt: Option<Popcnt>,
+    ) -> (usize, u32, u32) {
+        if I::AVX2 {
+            return self.choose_portable(pairs);
+        }
         #[cfg(target_arch = "x86_64")]
         if popcnt.is_some() {
             // SAFETY: a `Popcnt` exists only when the CPU was found to have POPCNT.
@@ -505,33 +528,26 @@ impl Board {
 
     #[inline(always)]
     fn choose_portable(&self, pairs: [u32; 3]) -> (usize, u32, u32) {
-        // The cells as one 81-bit word, so that one loop visits the candidates (a loop per
-        // band mispredicted its exit three times per call) and a cell's unsolved peers are
-        // one mask. Each candidate gets a key, larger is better: its score above, and below
-        // it 255 minus its index so that ties go to the first cell. Taking the maximum of
-        // keys compiles to conditional moves, where comparing scores took a mispredicted
-        // branch per improvement.
-        let unsolved = grid_word(self.unsolved);
-        let mut best = 0u32;
-        if pairs != [0; 3] {
-            let mut t = grid_word(pairs);
-            while t != 0 {
-                let i = t.trailing_zeros();
-                t &= t - 1;
-                let peers = (unsolved & PEERS81[i as usize]).count_ones();
-                best = best.max(peers << 8 | (255 - i));
-            }
+        // The cells as one 81-bit word (bands 0 and 1 in a u64, band 2 in a u32), so that
+        // two loops visit the candidates (a loop per band mispredicted its exit three times
+        // per call) and a cell's unsolved peers are two masks. Each candidate gets a key,
+        // larger is better: its score above, and below it 255 minus its index so that ties
+        // go to the first cell. Taking the maximum of keys compiles to conditional moves,
+        // where comparing scores took a mispredicted branch per improvement.
+        let (low, high) = grid_words(self.unsolved);
+        let peers = |i: u32| {
+            let (p_low, p_high) = PEERS81[i as usize];
+            (low & p_low).count_ones() + (high & p_high).count_ones()
+        };
+        let best = if pairs != [0; 3] {
+            largest_key(grid_words(pairs), |i| peers(i) << 8 | (255 - i))
         } else {
-            let mut t = unsolved;
-            while t != 0 {
-                let i = t.trailing_zeros();
-                t &= t - 1;
-                let peers = (unsolved & PEERS81[i as usize]).count_ones();
+            largest_key((low, high), |i| {
                 let digits = self.digits(i as usize / 27, i % 27).count_ones();
                 // Fewest digits first, then most unsolved peers (at most 20).
-                best = best.max(((9 - digits) * 32 + peers) << 8 | (255 - i));
-            }
-        }
+                ((9 - digits) * 32 + peers(i)) << 8 | (255 - i)
+            })
+        };
         let i = 255 - (best & 0xff);
         let (b, pos) = ((i / 27) as usize, i % 27);
         (b, 1 << pos, self.digits(b, pos))

@@ -34,9 +34,10 @@ pub const fn spread_cols(cols: u32) -> u32 {
 }
 
 /// For each cell of the grid as one 81-bit word (bit `27·band + position`), its 20 peers in
-/// that layout: a cell's unsolved peers are then one mask and one count.
-pub const PEERS81: [u128; 81] = {
-    let mut t = [0u128; 81];
+/// that layout, as bits 0..54 and bits 54..81: a cell's unsolved peers are then two masks
+/// and two counts.
+pub const PEERS81: [(u64, u32); 81] = {
+    let mut t = [(0u64, 0u32); 81];
     let mut i = 0;
     while i < 81 {
         let (r, c) = (i / 9, i % 9);
@@ -44,7 +45,11 @@ pub const PEERS81: [u128; 81] = {
         while j < 81 {
             let (r2, c2) = (j / 9, j % 9);
             if j != i && (r == r2 || c == c2 || (r / 3 == r2 / 3 && c / 3 == c2 / 3)) {
-                t[i] |= 1 << j;
+                if j < 54 {
+                    t[i].0 |= 1 << j;
+                } else {
+                    t[i].1 |= 1 << (j - 54);
+                }
             }
             j += 1;
         }
@@ -233,7 +238,8 @@ mod tests {
 
     #[test]
     fn grid_peers() {
-        for (i, p) in PEERS81.iter().enumerate() {
+        for (i, &(low, high)) in PEERS81.iter().enumerate() {
+            let p = low as u128 | (high as u128) << 54;
             assert_eq!(p.count_ones(), 20);
             // Within its band the same peers as the band table; elsewhere only its column.
             let (b, pos) = (i / 27, i % 27);

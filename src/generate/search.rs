@@ -6,7 +6,7 @@
 //! trait instead costs a validated `Grid` per solution and a board built from 81 candidate
 //! masks per call, which is most of the time of a one-guess check.
 
-use crate::bitboard::Board;
+use crate::bitboard::{Baseline, Board};
 use crate::util::{Popcnt, SplitMix64};
 
 /// Searches over a [`Board`].
@@ -76,7 +76,7 @@ impl Searcher {
             self.found += 1;
             return;
         }
-        let (b, bit, mut digits) = board.choose(pairs, self.popcnt);
+        let (b, bit, mut digits) = board.choose(pairs, Baseline, self.popcnt);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
@@ -110,7 +110,7 @@ impl Searcher {
                 None => return Some(board.cells()),
             }
         } else {
-            board.choose(pairs, self.popcnt)
+            board.choose(pairs, Baseline, self.popcnt)
         };
         while digits != 0 {
             let d = random_bit(digits, rng) as usize;

@@ -134,7 +134,7 @@ impl Search {
         };
         let unsolved = board.unsolved_count();
         if unsolved < OPEN_POSITION || open_clues - unsolved > SOLVED_BY_CLUES {
-            self.cells_below(board, pairs, cells)
+            self.cells_below(board, pairs, isa, cells)
         } else {
             self.node::<true, I>(board, isa, configs)
         }
@@ -190,15 +190,16 @@ impl Search {
         let Ok(pairs) = board.propagate_with(isa) else {
             return;
         };
-        self.cells_below(board, pairs, recurse)
+        self.cells_below(board, pairs, isa, recurse)
     }
 
     /// [`cell_node`](Search::cell_node) after the propagation (`pairs`: the bivalue cells).
     #[inline(always)]
-    fn cells_below(
+    fn cells_below<I: Isa>(
         &mut self,
         mut board: Board,
         pairs: [u32; 3],
+        isa: I,
         recurse: impl Fn(&mut Search, Board),
     ) {
         if board.is_solved() {
@@ -206,7 +207,7 @@ impl Search {
                 .solution(|| Grid::from_cells(board.cells()).ok());
             return;
         }
-        let (b, bit, mut digits) = board.choose(pairs, self.popcnt);
+        let (b, bit, mut digits) = board.choose(pairs, isa, self.popcnt);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
@@ -258,7 +259,7 @@ impl Search {
             Choice::Fixed => {
                 let mut copy = board;
                 if let Ok(pairs) = copy.propagate() {
-                    self.cells_below(board, pairs, recurse);
+                    self.cells_below(board, pairs, isa, recurse);
                 }
                 return;
             }
