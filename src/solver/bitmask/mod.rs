@@ -175,7 +175,7 @@ impl Search {
     }
 
     /// The search for positions that are not open: singles and locked candidates (the rules
-    /// of [`Board::propagate`]), branching on the bivalue cell with most unsolved peers, as
+    /// of [`Board::propagate_claims`]), branching on the bivalue cell with most unsolved peers, as
     /// `bitmask` did before configurations (`recurse` explores a child).
     #[inline(always)]
     fn cell_node<I: Isa>(
@@ -187,7 +187,7 @@ impl Search {
         if !self.progress.enter() {
             return;
         }
-        let Ok(pairs) = board.propagate_with(isa) else {
+        let Ok(pairs) = board.propagate_claims(isa) else {
             return;
         };
         self.cells_below(board, pairs, isa, recurse)
