@@ -55,6 +55,40 @@ pub fn has_avx2() -> bool {
     false
 }
 
+/// Whether BMI2's PEXT and PDEP run in a cycle or so: on Intel (since Haswell, the first
+/// with BMI2) and on AMD since Zen 3 (family 0x19). AMD's earlier cores (Excavator, Zen 1,
+/// Zen 2, and Hygon's Zen 1) microcode them, at tens to hundreds of cycles; other vendors are
+/// not assumed fast.
+pub fn has_fast_pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            return false;
+        }
+        // Leaf 0: the vendor; leaf 1: the family (both exist on every x86-64 CPU).
+        let (vendor, signature) = (__cpuid(0), __cpuid(1).eax);
+        let mut name = [0u8; 12];
+        name[..4].copy_from_slice(&vendor.ebx.to_le_bytes());
+        name[4..8].copy_from_slice(&vendor.edx.to_le_bytes());
+        name[8..].copy_from_slice(&vendor.ecx.to_le_bytes());
+        // Family: the base family, plus the extended family when the base is 0xf.
+        let base = (signature >> 8) & 0xf;
+        let family = if base == 0xf {
+            base + ((signature >> 20) & 0xff)
+        } else {
+            base
+        };
+        match &name {
+            b"GenuineIntel" => true,
+            b"AuthenticAMD" => family >= 0x19,
+            _ => false,
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// The message a panic was raised with (`panic!` with a string or a format), for reports
 /// of a contained panic.
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

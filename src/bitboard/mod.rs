@@ -26,15 +26,15 @@
 //! search.
 
 mod clues;
+mod isa;
 pub(crate) mod tables;
 mod triads;
 
+pub(crate) use isa::{Avx2, Avx2Pext, Avx2Proof, Baseline, Isa};
 pub(crate) use triads::{Choice, OPEN_POSITION};
 
 use crate::util::Popcnt;
-use tables::{
-    fold_cols, minirows, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH, PEERS81,
-};
+use tables::{fold_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH, PEERS81};
 
 /// The state of one search node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,36 +46,6 @@ pub(crate) struct Board {
     seen: [u32; 28],
     /// Per band: the cells not yet solved.
     unsolved: [u32; 3],
-}
-
-/// An instruction set the search can be compiled for; the value is the proof that this CPU
-/// has it.
-pub(crate) trait Isa: Copy {
-    /// Whether AVX2 may be used.
-    const AVX2: bool;
-}
-
-/// The x86-64 baseline (or any other architecture).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Baseline;
-
-impl Isa for Baseline {
-    const AVX2: bool = false;
-}
-
-/// AVX2 with BMI1, BMI2, POPCNT and LZCNT; built only by [`Avx2::detect`].
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2(());
-
-impl Avx2 {
-    /// The proof that this CPU has the features, if it has them.
-    pub(crate) fn detect() -> Option<Avx2> {
-        crate::util::has_avx2().then_some(Avx2(()))
-    }
-}
-
-impl Isa for Avx2 {
-    const AVX2: bool = true;
 }
 
 /// Three band words as one 81-bit word (bit `27·band + position`), the layout of
@@ -245,10 +215,10 @@ impl Board {
 
     /// Updates word `i` (digit `i / 3`, band `i % 3`); see the module documentation.
     #[inline(always)]
-    fn update<const CLAIMS: bool, const FLAT: bool>(&mut self, i: usize) -> Step<()> {
+    fn update<const CLAIMS: bool, const FLAT: bool, I: Isa>(&mut self, i: usize) -> Step<()> {
         let b = BAND_OF[i] as usize;
         let before = self.cand[i];
-        let lock = LOCK_BOTH[minirows(before)];
+        let lock = LOCK_BOTH[isa::minirows::<I>(before)];
         let a = before & lock as u32;
         if a == 0 {
             return Err(Contradiction);
@@ -397,7 +367,7 @@ impl Board {
                 while stale != 0 {
                     let i = stale.trailing_zeros() as usize;
                     stale &= stale - 1;
-                    self.update::<CLAIMS, FLAT>(i)?;
+                    self.update::<CLAIMS, FLAT, I>(i)?;
                 }
             }
             if self.is_solved() {
