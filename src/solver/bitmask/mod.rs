@@ -212,8 +212,10 @@ impl Search {
         recurse: impl Fn(&mut Search, Board),
     ) {
         if board.is_solved() {
-            self.progress
-                .solution(|| Grid::from_cells(board.cells()).ok());
+            // Here rather than in the closure, which is not compiled with this build's
+            // instruction set.
+            let cells = board.cells_with(isa);
+            self.progress.solution(|| Grid::from_cells(cells).ok());
             return;
         }
         let (b, bit, mut digits) = board.choose(pairs, isa, self.popcnt);
@@ -256,8 +258,10 @@ impl Search {
             return;
         }
         if board.is_solved() {
-            self.progress
-                .solution(|| Grid::from_cells(board.cells()).ok());
+            // Here rather than in the closure, which is not compiled with this build's
+            // instruction set.
+            let cells = board.cells_with(isa);
+            self.progress.solution(|| Grid::from_cells(cells).ok());
             return;
         }
         let branch = match board.choose_band() {
