@@ -8,20 +8,13 @@
 /// All 27 cells of a band.
 pub const BAND: u32 = (1 << 27) - 1;
 
-/// For each band-local cell, the other cells of the band sharing its row, column or box.
+/// For each band-local cell, the other cells of the band sharing its row, column or box:
+/// the first band's part of [`PEERS81`] (every band has the same).
 pub const BAND_PEERS: [u32; 27] = {
     let mut t = [0u32; 27];
     let mut i = 0;
     while i < 27 {
-        let (r, c) = (i / 9, i % 9);
-        let mut j = 0;
-        while j < 27 {
-            let (r2, c2) = (j / 9, j % 9);
-            if j != i && (r == r2 || c == c2 || c / 3 == c2 / 3) {
-                t[i] |= 1 << j;
-            }
-            j += 1;
-        }
+        t[i] = PEERS81[i].0 as u32 & BAND;
         i += 1;
     }
     t
@@ -258,6 +251,10 @@ mod tests {
             // plus none extra for the column (inside the box): 8 + 6 = 14.
             assert_eq!(p.count_ones(), 14);
         }
+        // The first cell: the rest of its row, and the two minirows below it in its box.
+        assert_eq!(BAND_PEERS[0], 0x1fe | 0b111 << 9 | 0b111 << 18);
+        // The middle of the band (row 1, column 4): its row, and its box's other minirows.
+        assert_eq!(BAND_PEERS[13], (0x1ff << 9 & !(1 << 13)) | 0b111 << 3 | 0b111 << 21);
     }
 
     #[test]
