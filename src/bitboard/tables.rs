@@ -254,7 +254,10 @@ mod tests {
         // The first cell: the rest of its row, and the two minirows below it in its box.
         assert_eq!(BAND_PEERS[0], 0x1fe | 0b111 << 9 | 0b111 << 18);
         // The middle of the band (row 1, column 4): its row, and its box's other minirows.
-        assert_eq!(BAND_PEERS[13], (0x1ff << 9 & !(1 << 13)) | 0b111 << 3 | 0b111 << 21);
+        assert_eq!(
+            BAND_PEERS[13],
+            (0x1ff << 9 & !(1 << 13)) | 0b111 << 3 | 0b111 << 21
+        );
     }
 
     #[test]
