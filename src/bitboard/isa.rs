@@ -105,7 +105,7 @@ mod tests {
                     *c = 0;
                 }
             }
-            let mut board = Board::from_clues(&cells).expect("consistent clues");
+            let mut board = Board::from_clues(&cells, Baseline).expect("consistent clues");
             board.propagate().expect("clues of a solution");
             if board.is_solved() {
                 solved += 1;

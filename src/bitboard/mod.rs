@@ -73,7 +73,7 @@ fn largest_key((low, high): (u64, u32), key: impl Fn(u32) -> u32) -> u32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Contradiction;
 
-type Step<T> = Result<T, Contradiction>;
+pub(crate) type Step<T> = Result<T, Contradiction>;
 
 /// A `seen` value no word can have, so that the word is updated.
 const STALE: u32 = u32::MAX;

@@ -26,7 +26,9 @@ pub use singles::{singles_fixpoint, SinglesFixpoint};
 
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver, Stats};
-use crate::bitboard::{Avx2, Avx2Pext, Avx2Proof, Baseline, Board, Choice, Isa, OPEN_POSITION};
+use crate::bitboard::{
+    Avx2, Avx2Pext, Avx2Proof, Baseline, Board, Choice, Isa, Step, OPEN_POSITION,
+};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::util::Popcnt;
@@ -64,6 +66,24 @@ impl Bitmask {
 /// have fewer than with either search alone (1.07, 19.78).
 const SOLVED_BY_CLUES: u32 = 2;
 
+/// Where a search starts: a grid's clues, built into a board inside the build of the search
+/// (so with its instruction set), or a board.
+enum Start<'a> {
+    Clues(&'a [u8; 81]),
+    Board(&'a Board),
+}
+
+impl Start<'_> {
+    /// The board; `Err` if the clues contradict each other.
+    #[inline(always)]
+    fn board<I: Isa>(self, isa: I) -> Step<Board> {
+        match self {
+            Start::Clues(cells) => Board::from_clues(cells, isa),
+            Start::Board(board) => Ok(*board),
+        }
+    }
+}
+
 /// One search: the limit, what was found so far and the counters.
 struct Search {
     popcnt: Option<Popcnt>,
@@ -78,22 +98,24 @@ impl Search {
         }
     }
 
-    /// Explores `board` with the code compiled for the best instruction set this CPU has.
-    fn run(&mut self, board: Board, avx2: Option<Avx2>, pext: Option<Avx2Pext>) {
+    /// Builds the board of `start` and explores it with the code compiled for the best
+    /// instruction set this CPU has; `false` if the clues contradict each other.
+    #[inline(always)]
+    fn run(&mut self, start: Start<'_>, avx2: Option<Avx2>, pext: Option<Avx2Pext>) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
             // SAFETY (both): an `Avx2` or `Avx2Pext` value exists only on a CPU with every
             // feature `root_avx2` is compiled for (`Avx2::detect`, `Avx2Pext::detect`).
             if let Some(isa) = pext {
-                return unsafe { self.root_avx2(board, isa) };
+                return unsafe { self.root_avx2(start, isa) };
             }
             if let Some(isa) = avx2 {
-                return unsafe { self.root_avx2(board, isa) };
+                return unsafe { self.root_avx2(start, isa) };
             }
         }
         let _ = (avx2, pext);
         self.root(
-            board,
+            start,
             Baseline,
             |s, b| s.cells_portable(b),
             |s, b| s.configs_portable::<false>(b),
@@ -108,10 +130,10 @@ impl Search {
     /// The CPU must have those features (as `isa` proves).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn root_avx2<I: Avx2Proof>(&mut self, board: Board, isa: I) {
+    unsafe fn root_avx2<I: Avx2Proof>(&mut self, start: Start<'_>, isa: I) -> bool {
         // SAFETY (both closures): `isa` proves the features, and the search stays on this CPU.
         self.root(
-            board,
+            start,
             isa,
             |s, b| unsafe { s.cells_avx2(b, isa) },
             |s, b| unsafe { s.configs_avx2::<false, I>(b, isa) },
@@ -129,17 +151,20 @@ impl Search {
     #[inline(always)]
     fn root<I: Isa>(
         &mut self,
-        mut board: Board,
+        start: Start<'_>,
         isa: I,
         cells: impl Fn(&mut Search, Board),
         configs: impl Fn(&mut Search, Board),
-    ) {
+    ) -> bool {
+        let Ok(mut board) = start.board(isa) else {
+            return false;
+        };
         if !self.progress.enter() {
-            return;
+            return true;
         }
         let open_clues = board.unsolved_count();
         let Ok(pairs) = board.propagate_with(isa) else {
-            return;
+            return true;
         };
         let unsolved = board.unsolved_count();
         if unsolved < OPEN_POSITION || open_clues - unsolved > SOLVED_BY_CLUES {
@@ -147,6 +172,7 @@ impl Search {
         } else {
             self.node::<true, I>(board, isa, configs)
         }
+        true
     }
 
     fn configs_portable<const ROOT: bool>(&mut self, board: Board) {
@@ -304,17 +330,19 @@ impl Search {
 
 impl Solver for Bitmask {
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
-        let board = match puzzle {
-            Puzzle::Grid(grid) => match Board::from_clues(grid.cells()) {
-                Ok(board) => board,
-                Err(_) => return Outcome::none(Stats::GUESSING),
-            },
-            Puzzle::Candidates(candidates) => Board::from_masks(candidates.masks()),
+        let mut search = Search::new(limit, self.max_nodes, self.popcnt);
+        let consistent = match puzzle {
+            Puzzle::Grid(grid) => search.run(Start::Clues(grid.cells()), self.avx2, self.pext),
+            Puzzle::Candidates(candidates) => {
+                let board = Board::from_masks(candidates.masks());
+                search.run(Start::Board(&board), self.avx2, self.pext)
+            }
             // 9×9 only (the registry says so; `wide` takes the other orders).
             Puzzle::Order(_) => return Outcome::unknown(Stats::default()),
         };
-        let mut search = Search::new(limit, self.max_nodes, self.popcnt);
-        search.run(board, self.avx2, self.pext);
+        if !consistent {
+            return Outcome::none(Stats::GUESSING);
+        }
         search.outcome()
     }
 }
