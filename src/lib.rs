@@ -114,6 +114,7 @@ pub mod probe;
 pub mod puzzle;
 pub mod report;
 pub mod runner;
+pub mod sat_engine;
 pub mod solver;
 pub mod symmetry;
 #[doc(hidden)]

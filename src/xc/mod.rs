@@ -276,10 +276,10 @@ pub fn run(
         "dlx1" => dlx1(instance, t),
         "dlx-array" => array::search(instance, t),
         "basic" => basic::search(instance, t),
-        "sat" => sat::search(&mut crate::solver::sat::Varisat, instance, t),
-        "sat-batsat" => sat::search(&mut crate::solver::sat::batsat::Batsat, instance, t),
+        "sat" => sat::search(&mut crate::sat_engine::Varisat, instance, t),
+        "sat-batsat" => sat::search(&mut crate::sat_engine::batsat::Batsat, instance, t),
         #[cfg(feature = "cadical")]
-        "sat-cadical" => sat::search(&mut crate::solver::sat::cadical::Cadical, instance, t),
+        "sat-cadical" => sat::search(&mut crate::sat_engine::cadical::Cadical, instance, t),
         _ => return None,
     };
     found.solutions = kept;

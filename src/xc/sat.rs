@@ -21,7 +21,7 @@
 //! node budget limits those calls. The engines get no budget inside one call.
 
 use super::{Found, Instance, Tally};
-use crate::solver::sat::{Engine, Session};
+use crate::sat_engine::{Engine, Session};
 use varisat::Lit;
 
 /// Groups up to this size get pairwise at-most-one clauses (at most 130,816 per group).
