@@ -28,10 +28,9 @@
 mod clues;
 mod isa;
 pub(crate) mod tables;
-mod triads;
+pub(crate) mod triads;
 
 pub(crate) use isa::{Avx2, Avx2Pext, Avx2Proof, Baseline, Isa};
-pub(crate) use triads::{Choice, OPEN_POSITION};
 
 use crate::util::Popcnt;
 use tables::{fold_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH, PEERS81};

@@ -1,6 +1,6 @@
 //! Turning one line of text into a record: plain puzzle lines, CSV headers and rows.
 
-use super::ParseErrorKind;
+use super::record::ParseErrorKind;
 use crate::grid::{Candidates, Grid, GridError, CELLS};
 use crate::puzzle::Puzzle;
 use std::borrow::Cow;

@@ -1,7 +1,7 @@
 //! The streaming reader: one record (or one error) per data line, in constant memory.
 
 use super::line::{parse_csv_pair, parse_grid_line, parse_line, CsvLayout, Parsed};
-use super::{Item, ParseError, ParseErrorKind, Record};
+use super::record::{Item, ParseError, ParseErrorKind, Record};
 use crate::order::format as order_format;
 use crate::order::reader::{Entry, OrderItem, OrderReader};
 use crate::order::{Order, OrderGrid};

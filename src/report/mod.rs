@@ -26,7 +26,8 @@ mod rows;
 mod svg;
 
 pub use rows::{
-    json_line, AddError, BenchRow, CertifyRow, Exact, Fixed, GradeRow, Problem, VerifyRow,
+    csv_field, json_line, AddError, BenchRow, CertifyRow, Exact, Fixed, GradeRow, Problem,
+    VerifyRow,
 };
 pub use svg::svg;
 
@@ -401,26 +402,6 @@ pub fn rows(sets: &[SetReport], config: &Config) -> Vec<BenchRow> {
                 .map(|b| BenchRow::new(set, b, config.limit))
         })
         .collect()
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-pub fn csv_field(s: &str) -> String {
-    if s.is_empty() {
-        // (A record of one empty field would be written `""`.)
-        return String::new();
-    }
-    let mut writer = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    // Writing to memory cannot fail. A whole record, so that the writer closes the quotes
-    // (it closes a quoted field only when the field ends), without its line break.
-    writer.write_record([s]).ok();
-    let bytes = writer.into_inner().unwrap_or_default();
-    let mut text = String::from_utf8(bytes).unwrap_or_default();
-    if text.ends_with('\n') {
-        text.pop();
-    }
-    text
 }
 
 /// CSV lines of string fields (`None`: an empty field), quoted where needed by the csv crate.

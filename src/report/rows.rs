@@ -502,7 +502,7 @@ impl CertifyRow {
     pub fn csv(&self) -> String {
         format!(
             "{},{},{},{},{},{},{},{},{}",
-            super::csv_field(&self.source),
+            csv_field(&self.source),
             self.line,
             self.count,
             if self.certified { "yes" } else { "no" },
@@ -510,7 +510,7 @@ impl CertifyRow {
             self.nodes,
             self.produce_us,
             self.check_us,
-            super::csv_field(&self.reason)
+            csv_field(&self.reason)
         )
     }
 }
@@ -518,4 +518,24 @@ impl CertifyRow {
 /// A typed record as one JSON line (no line break).
 pub fn json_line<T: Serialize>(row: &T) -> String {
     serde_json::to_string(row).unwrap_or_default()
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+pub fn csv_field(s: &str) -> String {
+    if s.is_empty() {
+        // (A record of one empty field would be written `""`.)
+        return String::new();
+    }
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    // Writing to memory cannot fail. A whole record, so that the writer closes the quotes
+    // (it closes a quoted field only when the field ends), without its line break.
+    writer.write_record([s]).ok();
+    let bytes = writer.into_inner().unwrap_or_default();
+    let mut text = String::from_utf8(bytes).unwrap_or_default();
+    if text.ends_with('\n') {
+        text.pop();
+    }
+    text
 }

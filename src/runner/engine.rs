@@ -1,8 +1,10 @@
 //! The machinery of a run: chunking, sampling, worker threads, timing, budgets, and putting
 //! results back in input order.
 
+use super::observer::Observer;
 use super::pipeline::{run_ordered, Ready, Sink, Source, Stage};
-use super::{BackendReport, Mismatch, Observer, RunError, Runner, SetReport, MAX_KEPT_MISMATCHES};
+use super::report::{BackendReport, Mismatch, SetReport, MAX_KEPT_MISMATCHES};
+use super::setup::{Backend, RunError, Runner};
 use crate::backends::ProblemKind;
 use crate::format::{Item, Record};
 use crate::judge::{self, Party, Verdict};
@@ -85,7 +87,7 @@ const MAX_BATCH: usize = 64;
 impl<'a> Worker<'a> {
     fn new(runner: &'a Runner, shared: &'a Shared) -> Result<Worker<'a>, RunError> {
         let solvers = runner
-            .backends
+            .backends()
             .iter()
             .map(|b| b.instance())
             .collect::<Result<Vec<_>, _>>()?;
@@ -121,8 +123,8 @@ impl<'a> Worker<'a> {
         };
         let start = Instant::now();
         let start_cpu = thread_cpu_time();
-        let config = &self.runner.config;
-        let backends = &self.runner.backends;
+        let config = &self.runner.config();
+        let backends = self.runner.backends();
         let nb = backends.len();
         let limit = config.limit;
 
@@ -163,7 +165,7 @@ impl<'a> Worker<'a> {
         for (b, solver) in self.solvers.iter_mut().enumerate() {
             // A backend is asked only the puzzles it solves (a registry fact); the others are
             // `n/a` for it: no answer, counted apart.
-            let backend = &self.runner.backends[b];
+            let backend = &self.runner.backends()[b];
             let (puzzles, positions) = if self.puzzles.iter().all(|p| backend.supports(p)) {
                 (&self.puzzles[..], &self.positions[..])
             } else {
@@ -376,7 +378,7 @@ impl Stage for Worker<'_> {
 fn mismatch(
     record: &Record,
     row: &[Option<Outcome>],
-    backends: &[super::Backend],
+    backends: &[Backend],
     parties: &[Party],
     verdict: Verdict,
 ) -> Mismatch {
@@ -512,8 +514,8 @@ pub(super) fn run(
     bytes_read: Option<Arc<AtomicU64>>,
     observer: &mut dyn Observer,
 ) -> Result<SetReport, RunError> {
-    let config = &runner.config;
-    let nb = runner.backends.len();
+    let config = &runner.config();
+    let nb = runner.backends().len();
     let threads = config.threads.max(1);
     let shared = Shared {
         budget_ns: config
@@ -531,8 +533,8 @@ pub(super) fn run(
         source: source.to_string(),
         threads,
         clock: config.clock,
-        referee: runner.referee.as_ref().map(|b| b.name().to_string()),
-        backends: runner.backends.iter().map(BackendReport::empty).collect(),
+        referee: runner.referee().map(|b| b.name().to_string()),
+        backends: runner.backends().iter().map(BackendReport::empty).collect(),
         ..SetReport::default()
     };
 

@@ -3,7 +3,7 @@
 //! "true" (so that a decision on a Sudoku variable places a digit), conflicts and decisions
 //! counted.
 
-use super::{Engine, Session};
+use super::traits::{Engine, Session};
 use ::batsat::{lbool, SolverInterface};
 use varisat::Lit;
 

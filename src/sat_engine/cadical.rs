@@ -3,7 +3,7 @@
 //! decision on a Sudoku variable place a digit. The crate exposes no conflict or decision
 //! counters and no proof output.
 
-use super::{Engine, Session};
+use super::traits::{Engine, Session};
 use varisat::Lit;
 
 /// The CaDiCaL engine.

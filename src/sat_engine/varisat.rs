@@ -1,6 +1,6 @@
 //! The varisat engine.
 
-use super::{Engine, Session};
+use super::traits::{Engine, Session};
 use ::varisat::{ExtendFormula, Lit};
 
 /// The varisat engine: a fresh [`varisat::Solver`] per puzzle (it is not `Send`, so the

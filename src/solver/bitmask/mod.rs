@@ -26,9 +26,8 @@ pub use singles::{singles_fixpoint, SinglesFixpoint};
 
 use super::progress::Progress;
 use super::{Limit, Options, Outcome, Solver, Stats};
-use crate::bitboard::{
-    Avx2, Avx2Pext, Avx2Proof, Baseline, Board, Choice, Isa, Step, OPEN_POSITION,
-};
+use crate::bitboard::triads::{Choice, OPEN_POSITION};
+use crate::bitboard::{Avx2, Avx2Pext, Avx2Proof, Baseline, Board, Isa, Step};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::util::Popcnt;
