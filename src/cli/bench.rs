@@ -67,7 +67,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "cpu", value_parser = parse_clock)]
     pub clock: Clock,
     #[command(flatten)]
-    pub settings: super::BackendSettings,
+    pub settings: super::args::BackendSettings,
     /// Only part K of N of the records (contiguous ranges over all the sets in order, for job
     /// arrays): `sudobench merge` adds the parts' JSON outputs (`--format json`) up into one
     /// run's. Not with --sample; a time budget applies to each part.

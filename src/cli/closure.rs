@@ -6,8 +6,8 @@
 //! closure to stop at, so asking them is a usage error. Runs on the library's pipeline, so
 //! `--threads` and interactive input work as for `solve`.
 
+use super::args::BackendArgs;
 use super::output::Output;
-use super::BackendArgs;
 use anyhow::{bail, Result};
 use std::time::Instant;
 use sudobench::backends;

@@ -2,7 +2,7 @@
 //! record, written on the pipeline's worker threads (see [`Prover::prove`]). File naming and
 //! the directory's rules are [`ProofDir`]'s.
 
-use super::BackendArgs;
+use super::args::BackendArgs;
 use anyhow::{bail, Result};
 use std::path::Path;
 use sudobench::certify::files::ProofDir;

@@ -2,9 +2,9 @@
 //! on the library's pipeline (threads, order, contained panics, records answered as they
 //! arrive), every answer judged like `bench` judges it.
 
+use super::args::BackendArgs;
 use super::output::Output;
 use super::proof::{self, ProofObserver};
-use super::BackendArgs;
 use anyhow::Result;
 use clap::Args;
 use std::time::Instant;
@@ -28,12 +28,12 @@ pub struct SolveArgs {
     #[arg(long, requires = "no_guess")]
     pencilmarks: bool,
     /// Solve on this many threads, 1 to 256 (output order and content do not change).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=i64::from(super::MAX_THREADS)))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=i64::from(super::args::MAX_THREADS)))]
     threads: u16,
     /// Exact-cover files only: print up to this many solutions per instance (default 1; `0`
     /// or `all`: every one).
-    #[arg(long, value_parser = super::parse_count_limit)]
-    limit: Option<super::CountLimit>,
+    #[arg(long, value_parser = super::args::parse_count_limit)]
+    limit: Option<super::args::CountLimit>,
     /// Puzzle files (plain or gzip; `-` or nothing for standard input).
     files: Vec<String>,
 }
@@ -45,8 +45,8 @@ pub struct CountArgs {
     backend: BackendArgs,
     /// Count solutions up to this many (`N+` means at least N); `0` or `all`: every solution
     /// (exact-cover files only).
-    #[arg(long, default_value = "2", value_parser = super::parse_count_limit)]
-    limit: super::CountLimit,
+    #[arg(long, default_value = "2", value_parser = super::args::parse_count_limit)]
+    limit: super::args::CountLimit,
     /// With `--backend sat`: for each puzzle found unique (or without a solution), write a DRAT
     /// proof that it has no second solution (no solution) as `NAME-LINE.drat`, and the CNF it
     /// refutes as `NAME-LINE.cnf`, into this new or empty directory (NAME: the input's file
@@ -54,7 +54,7 @@ pub struct CountArgs {
     #[arg(long)]
     proof: Option<std::path::PathBuf>,
     /// Count on this many threads, 1 to 256 (output order and content do not change).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=i64::from(super::MAX_THREADS)))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=i64::from(super::args::MAX_THREADS)))]
     threads: u16,
     /// After the count, print the solutions that back it: the solution of a `1`, two
     /// different solutions of a `2+` (each checked by the verifier).

@@ -37,7 +37,7 @@ pub struct VerifyArgs {
     #[arg(long)]
     cross_check: bool,
     #[command(flatten)]
-    settings: super::BackendSettings,
+    settings: super::args::BackendSettings,
     /// Output format.
     #[arg(long, value_enum, default_value_t = VerifyFormat::Csv)]
     format: VerifyFormat,

@@ -265,6 +265,14 @@ pub fn written_in_symbols(side: usize) -> bool {
     side <= 35
 }
 
+impl OrderGrid {
+    /// The grid on one line: n⁴ characters (`.` empty, `1-9A-Z`) up to order 5 (35 symbols
+    /// at most), whitespace-separated numbers (`0` empty) from order 6 on.
+    pub fn to_line(&self) -> String {
+        to_line(self)
+    }
+}
+
 /// A grid on one line: characters up to order 5, numbers (space-separated, `0` empty) above.
 pub fn to_line(grid: &OrderGrid) -> String {
     if written_in_symbols(grid.order().side()) {

@@ -294,12 +294,6 @@ impl OrderGrid {
     pub fn is_full(&self) -> bool {
         self.cells.iter().all(|&v| v != 0)
     }
-
-    /// The grid on one line: n⁴ characters (`.` empty, `1-9A-Z`) up to order 5 (35 symbols
-    /// at most), whitespace-separated numbers (`0` empty) from order 6 on.
-    pub fn to_line(&self) -> String {
-        format::to_line(self)
-    }
 }
 
 impl fmt::Display for OrderGrid {

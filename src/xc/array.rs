@@ -27,7 +27,8 @@
 //! Conflict lists can grow quadratically with the size of an item's column, so instances
 //! whose lists would exceed [`MAX_CONFLICTS`] entries are refused (see [`too_large`]).
 
-use super::{backtrack, Branching, Found, Instance, Tally};
+use super::knuth::Instance;
+use super::search::{backtrack, Branching, Found, Tally};
 
 /// The most conflict-list entries (before removing repeats) this backend builds.
 pub const MAX_CONFLICTS: u64 = 1 << 26;

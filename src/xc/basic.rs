@@ -6,7 +6,8 @@
 //! either unused or used so far only with the option's own colour (an uncoloured use admits
 //! nothing else). The search is iterative, so deep instances cannot overflow the stack.
 
-use super::{backtrack, Branching, Found, Instance, Tally};
+use super::knuth::Instance;
+use super::search::{backtrack, Branching, Found, Tally};
 
 /// The state of every item: how many chosen options use it and the colour of the first.
 struct State<'a> {

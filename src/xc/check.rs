@@ -6,7 +6,7 @@
 //! covered at most once, or covered by several options that all give it the same colour (an
 //! occurrence without a colour is exclusive: it admits no other).
 
-use super::Instance;
+use super::knuth::Instance;
 
 /// Why a list of options is not a solution.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -10,7 +10,8 @@
 //! primary item with fewest options (MRV, first in item order on ties). The search is
 //! iterative, so deep instances cannot overflow the stack.
 
-use super::{Found, Instance, Limit, Tally};
+use super::knuth::Instance;
+use super::search::{Found, Limit, Tally};
 
 /// Marks a spacer node's `top`.
 const SPACER: u32 = u32::MAX;

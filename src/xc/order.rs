@@ -3,7 +3,7 @@
 //! box), the options the (cell, digit) pairs no clue rules out. The exact-cover engines then
 //! solve grids of every order, and a cover maps back to a grid.
 
-use super::Instance;
+use super::knuth::Instance;
 use crate::order::OrderGrid;
 
 /// A clue grid as an exact-cover instance.

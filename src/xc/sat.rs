@@ -20,7 +20,8 @@
 //! `nodes` counts solver calls (one per solution, and one per cube that finds no more); the
 //! node budget limits those calls. The engines get no budget inside one call.
 
-use super::{Found, Instance, Tally};
+use super::knuth::Instance;
+use super::search::{Found, Tally};
 use crate::sat_engine::{Engine, Session};
 use varisat::Lit;
 

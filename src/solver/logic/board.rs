@@ -8,8 +8,13 @@
 //! found by counting bits across the nine boards, and the cells that are a digit's only place
 //! in a row, column or box come from folding its board's rows.
 
-use super::{Contradiction, Step};
 use crate::grid::{ALL_DIGITS, CELLS};
+
+/// Deduction found that the position has no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Contradiction;
+
+pub(super) type Step<T = ()> = Result<T, Contradiction>;
 
 /// A set of cells: bit `9·row + column`.
 pub(super) use crate::grid::{Cells, PEER_CELLS};

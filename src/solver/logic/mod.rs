@@ -40,6 +40,7 @@
 //! so it is complete.
 
 mod board;
+mod config;
 mod intersections;
 pub mod orders;
 mod subsets;
@@ -49,45 +50,10 @@ use super::{Limit, Options, Outcome, Solver};
 use crate::grid::{Candidates, Grid, ALL_DIGITS, CELLS, UNITS, UNITS_OF, UNIT_CELLS};
 use crate::puzzle::Puzzle;
 use crate::util::Popcnt;
-use board::{Boards, Cells, ALL_CELLS, PEER_CELLS};
+use board::{Boards, Cells, Contradiction, Step, ALL_CELLS, PEER_CELLS};
+pub use config::LogicConfig;
 use intersections::INTERSECTIONS;
 use subsets::{may_hold_subset, pop, smallest_subset};
-
-/// Which deductions the closure uses. The default is [`LogicConfig::PLAIN`]; the two limits
-/// (`naked_singles_only`, `max_subset`) exist so that a grader can run the closure with a
-/// growing set of techniques and find the weakest one that solves a puzzle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct LogicConfig {
-    /// Also apply box–line intersections (locked candidates: pointing and claiming).
-    pub locked_candidates: bool,
-    /// Leave hidden singles out: singles are naked singles only.
-    pub naked_singles_only: bool,
-    /// The largest subset size searched (naked or hidden, 2..=4; a unit of `n` open fields
-    /// never needs more than `n / 2`); `Some(1)` or less: no subsets, `None`: every size.
-    pub max_subset: Option<u8>,
-}
-
-impl LogicConfig {
-    /// Singles and subsets only (the `logic` backend).
-    pub const PLAIN: LogicConfig = LogicConfig {
-        locked_candidates: false,
-        naked_singles_only: false,
-        max_subset: None,
-    };
-    /// Singles, subsets and locked candidates (the `logic-lc` backend).
-    pub const LOCKED: LogicConfig = LogicConfig {
-        locked_candidates: true,
-        naked_singles_only: false,
-        max_subset: None,
-    };
-
-    /// The subset sizes searched in a unit with `open` open fields: up to `open / 2`, within
-    /// [`max_subset`](LogicConfig::max_subset).
-    fn subset_limit(&self, open: u32) -> u32 {
-        let half = open / 2;
-        self.max_subset.map_or(half, |m| half.min(u32::from(m)))
-    }
-}
 
 /// What deduction alone makes of a position: the result of [`closure`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,12 +97,6 @@ pub fn closure(start: &Candidates, config: LogicConfig) -> Closure {
         max_subset: engine.max_subset,
     }
 }
-
-/// Deduction found that the position has no solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Contradiction;
-
-type Step<T = ()> = Result<T, Contradiction>;
 
 /// Bit `u` set for each of the three units (`u` in 0..27) a cell belongs to.
 const UNIT_BITS: [u32; CELLS] = {

@@ -18,7 +18,7 @@
 
 use super::super::progress::Progress;
 use super::super::{Limit, Outcome};
-use super::LogicConfig;
+use super::config::LogicConfig;
 use crate::order::{Geometry, Order, OrderGrid};
 
 /// The largest subset the closure searches on grids of other orders than 9×9.

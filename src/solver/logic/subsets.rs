@@ -1,7 +1,7 @@
 //! The search for naked and hidden subsets inside one unit: the smallest reducing subset, and
 //! a quick test that rules most units out first.
 
-use super::{Contradiction, Step};
+use super::board::{Contradiction, Step};
 use crate::grid::ALL_DIGITS;
 
 /// Set bits of every 9-bit mask. The baseline x86-64 target has no `popcnt` instruction and
