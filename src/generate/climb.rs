@@ -14,8 +14,6 @@
 //! climb ends when the goal is reached or the steps are spent.
 
 use super::reduce::Clues;
-use super::search::Searcher;
-use super::{ConfigError, Generator};
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
 use crate::solver::bitmask::Bitmask;
@@ -53,18 +51,19 @@ pub(crate) struct Climber {
 }
 
 impl Climber {
-    pub(crate) fn new(goal: Hardness) -> Result<Climber, ConfigError> {
+    /// A climber for `goal`; `Err` says what is wrong with the goal.
+    pub(crate) fn new(goal: Hardness) -> Result<Climber, String> {
         if !(goal.min_guesses.is_finite() && goal.min_guesses >= 0.0) {
-            return Err(ConfigError::Hardness(format!(
+            return Err(format!(
                 "the guess goal must be a number ≥ 0, not {}",
                 goal.min_guesses
-            )));
+            ));
         }
         if !(1..=10_000).contains(&goal.symmetries) {
-            return Err(ConfigError::Hardness(format!(
+            return Err(format!(
                 "symmetries must be 1..=10000, not {}",
                 goal.symmetries
-            )));
+            ));
         }
         Ok(Climber {
             goal,
@@ -83,7 +82,7 @@ impl Climber {
     /// reached, `None` if the steps ran out first.
     pub(crate) fn climb(
         &mut self,
-        generator: &mut Generator,
+        generator: &mut impl Steps,
         clues: Clues,
         solution: [u8; 81],
         rng: &mut SplitMix64,
@@ -97,7 +96,7 @@ impl Climber {
             if score >= self.goal.min_guesses || generator.out_of_time() {
                 break;
             }
-            let Some(next) = mutate(generator, &current.0, rng) else {
+            let Some(next) = generator.step(&current.0, rng) else {
                 continue;
             };
             let s = self.score(next.0.cells());
@@ -109,73 +108,18 @@ impl Climber {
     }
 }
 
-/// One step: a changed, unique, minimal puzzle within the clue range, with its solution.
-fn mutate(
-    generator: &mut Generator,
-    clues: &Clues,
-    rng: &mut SplitMix64,
-) -> Option<(Clues, [u8; 81])> {
-    let orbits = &generator.orbits;
-    let (filled, empty): (Vec<usize>, Vec<usize>) =
-        (0..orbits.len()).partition(|&o| clues.cells()[usize::from(orbits[o][0])] != 0);
-    if filled.is_empty() || empty.is_empty() {
-        return None;
-    }
-    let mut next = clues.clone();
-    let mut filled = filled;
-    for _ in 0..1 + rng.below(2) {
-        if filled.is_empty() {
-            break;
-        }
-        let o = filled.swap_remove(rng.below(filled.len() as u64) as usize);
-        for &c in &orbits[o] {
-            next.take(usize::from(c));
-        }
-    }
-    let added = empty[rng.below(empty.len() as u64) as usize];
-    for &c in &orbits[added] {
-        let allowed = next.allowed(usize::from(c));
-        if allowed == 0 {
-            return None;
-        }
-        let mut k = rng.below(u64::from(allowed.count_ones()));
-        let mut rest = allowed;
-        while k > 0 {
-            rest &= rest - 1;
-            k -= 1;
-        }
-        next.put(usize::from(c), rest.trailing_zeros() as u8 + 1);
-    }
-    // Add clues of the first solution where the first two differ until one is left (each
-    // round fills at least one cell, so at most 81 rounds).
-    for _ in 0..81 {
-        let board = Searcher::board(next.cells())?;
-        match generator.searcher.count(board, 2) {
-            0 => return None,
-            1 => {
-                let solution = *generator.searcher.first();
-                generator.reduce(&mut next, &solution, rng);
-                return generator.in_range(next.count()).then_some((next, solution));
-            }
-            _ => {
-                let (first, second) = (*generator.searcher.first(), generator.searcher.second());
-                let differ: Vec<usize> = (0..81).filter(|&c| first[c] != second[c]).collect();
-                let cell = *differ.get(rng.below(differ.len() as u64) as usize)?;
-                for &c in &generator.orbits[generator.orbit_of[cell]] {
-                    let c = usize::from(c);
-                    if next.cells()[c] == 0 {
-                        next.put(c, first[c]);
-                    }
-                }
-            }
-        }
-    }
-    None
+/// What a climb needs of the generator it serves: steps, and its clock.
+pub(crate) trait Steps {
+    /// One step from `clues`: a changed, unique, minimal puzzle within the clue range, with
+    /// its solution (`None`: the step led nowhere). See the module documentation.
+    fn step(&mut self, clues: &Clues, rng: &mut SplitMix64) -> Option<(Clues, [u8; 81])>;
+    /// Whether the generator's time is spent.
+    fn out_of_time(&self) -> bool;
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::Config;
+    use super::super::{Config, Generator};
     use super::*;
     use crate::solver::basic::Basic;
     use crate::solver::{Count, Limit, Solver};

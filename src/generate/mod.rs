@@ -28,6 +28,7 @@ pub mod order;
 pub mod pattern;
 mod reduce;
 mod search;
+mod step;
 
 pub use climb::Hardness;
 pub use pattern::ClueSymmetry;
@@ -198,7 +199,7 @@ impl Generator {
             ));
         }
         let climber = match &config.hardness {
-            Some(h) => Some(climb::Climber::new(h.clone())?),
+            Some(h) => Some(climb::Climber::new(h.clone()).map_err(ConfigError::Hardness)?),
             None => None,
         };
         let orbits = config.symmetry.orbits();
