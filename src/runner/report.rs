@@ -304,17 +304,17 @@ impl SetReport {
 
     /// Records (well-formed or not) read and parsed per second.
     pub fn reading_rate(&self) -> f64 {
-        let s = self.read_time.as_secs_f64();
-        if s > 0.0 {
-            (self.records + self.parse_errors) as f64 / s
-        } else {
-            0.0
-        }
+        self.records_per(self.read_time)
     }
 
     /// Records read and parsed per second of CPU time (robust on a shared machine).
     pub fn reading_rate_cpu(&self) -> f64 {
-        let s = self.read_cpu.as_secs_f64();
+        self.records_per(self.read_cpu)
+    }
+
+    /// Records (well-formed or not) per second of `time`; 0 when no time was measured.
+    fn records_per(&self, time: Duration) -> f64 {
+        let s = time.as_secs_f64();
         if s > 0.0 {
             (self.records + self.parse_errors) as f64 / s
         } else {
