@@ -54,6 +54,13 @@ struct Watch {
     blocker: u32,
 }
 
+/// Activity decay per conflict (each conflict's bumps weigh 1 / `DECAY` times the last's).
+/// 0.98 rather than MiniSat's 0.95: a longer memory of where conflicts were. On eleven of
+/// Frisch's 25×25 (entries 19–25 and 28–31), two interleaved runs each: 10 % fewer decisions
+/// (625,790 against 698,128) and 9–11 % less time; 0.97, 0.985 and 0.99 were between, 0.90
+/// worse than 0.95.
+const DECAY: f64 = 0.98;
+
 /// Restarts after `RESTART_UNIT` × Luby(i) conflicts.
 const RESTART_UNIT: u64 = 100;
 /// Learnt clauses are halved after this many conflicts, then `REDUCE_STEP` more each time.
@@ -903,7 +910,7 @@ impl<const N: usize> Learner<N> {
                     self.assign(learnt[0], Reason::Clause(ci));
                     self.learnt = learnt;
                 }
-                self.bump *= 1.0 / 0.95;
+                self.bump *= 1.0 / DECAY;
                 continue;
             }
             if since_restart >= RESTART_UNIT * luby(restarts) {
