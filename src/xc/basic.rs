@@ -1,7 +1,8 @@
 //! The oracle: Algorithm X over plain sets, with no links at all, written to be obviously
 //! right rather than fast. Each step takes the uncovered primary item with fewest options
-//! compatible with what is chosen so far (MRV, first in item order on ties; a scan over every
-//! option of every uncovered item) and tries each of those options in file order. An option is
+//! compatible with what is chosen so far (MRV, first in item order on ties; a scan over the
+//! options of every uncovered item, each item's cut short once it cannot win) and tries each
+//! of those options in file order. An option is
 //! compatible when its primary items are all uncovered and each of its secondary items is
 //! either unused or used so far only with the option's own colour (an uncoloured use admits
 //! nothing else). The search is iterative, so deep instances cannot overflow the stack.
