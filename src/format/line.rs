@@ -356,11 +356,13 @@ mod tests {
         // Lengths are in characters: 80 characters in 81 bytes, 82 in 83.
         assert_eq!(
             puzzle_error(&format!("é{}", &grid[2..])),
-            "puzzle has 80 characters, expected 81 (or 729 for pencilmarks)"
+            "puzzle has 80 characters, no order has that many cells (n⁴): nearest are 16 (4x4) \
+             and 81 (9x9); a 9x9 pencilmark line has 729"
         );
         assert_eq!(
             puzzle_error(&format!("é{grid}")),
-            "puzzle has 82 characters, expected 81 (or 729 for pencilmarks)"
+            "puzzle has 82 characters, no order has that many cells (n⁴): nearest are 81 (9x9) \
+             and 256 (16x16); a 9x9 pencilmark line has 729"
         );
     }
 

@@ -240,34 +240,45 @@ impl State {
                 expected: expected.map(Solution::Grid),
                 meta,
             })),
-            Err(ParseErrorKind::Length(n)) => Some(match other_order_line(trimmed) {
-                Some((grid, meta)) => Ok(Record {
+            Err(ParseErrorKind::Length(n)) => Some(match other_order_line(trimmed, n) {
+                Ok((grid, meta)) => Ok(Record {
                     source: self.source.clone(),
                     line: self.line_no,
                     puzzle: Puzzle::from_order_grid(grid),
                     expected: None,
                     meta,
                 }),
-                None => Err(self.error(ParseErrorKind::Length(n))),
+                Err(kind) => Err(self.error(kind)),
             }),
             Err(kind) => Some(Err(self.error(kind))),
         }
     }
 }
 
-/// A one-line grid of another order than 9×9 inside a file of 9×9 lines: a character line of
-/// n⁴ characters (with metadata after whitespace), or n⁴ numbers. `None` if it is neither.
-fn other_order_line(text: &str) -> Option<(OrderGrid, String)> {
+/// A one-line grid of another order than 9×9 inside a file of 9×9 lines (or on standard
+/// input): a character line of n⁴ characters (with metadata after whitespace), or n⁴ numbers.
+/// Else what is wrong with the line as such a grid: a symbol outside the order's alphabet, a
+/// number above n², a count of numbers that is no n⁴, or (`Length(length)`, `length` being
+/// the puzzle field's as the 9×9 parser measured it) a length that is no order's.
+fn other_order_line(text: &str, length: usize) -> Result<(OrderGrid, String), ParseErrorKind> {
     if order_format::is_numbers_line(text) {
-        let nums = order_format::numbers(text).ok()?;
-        return Some((order_format::numbers_grid(&nums)?.ok()?, String::new()));
+        let nums = order_format::numbers(text).map_err(ParseErrorKind::Order)?;
+        return match order_format::numbers_grid(&nums) {
+            Some(grid) => Ok((grid.map_err(ParseErrorKind::Order)?, String::new())),
+            None => Err(ParseErrorKind::Order(order_format::FormatError::Count {
+                found: nums.len(),
+            })),
+        };
     }
     let (field, meta) = match text.find(char::is_whitespace) {
         Some(i) => (&text[..i], text[i..].trim()),
         None => (text, ""),
     };
-    let grid = order_format::parse_chars(field).ok()?;
-    Some((grid, meta.to_string()))
+    match order_format::parse_chars(field) {
+        Ok(grid) => Ok((grid, meta.to_string())),
+        Err(order_format::FormatError::Length { .. }) => Err(ParseErrorKind::Length(length)),
+        Err(e) => Err(ParseErrorKind::Order(e)),
+    }
 }
 
 impl Reader {
@@ -317,7 +328,7 @@ impl Reader {
             (Box::new(raw), None)
         };
         let mut input = input;
-        let (input, orders) = if source != "-" && first_record_is_other_order(&mut input) {
+        let (input, orders) = if first_record_is_other_order(&mut input, source == "-") {
             let orders = OrderReader::new(source, input);
             (Box::new(EmptyBuffered) as Box<dyn Buffered>, Some(orders))
         } else {
@@ -500,8 +511,9 @@ impl Buffered for EmptyBuffered {
 /// grid of another order than 9×9: a numbers line (a one-line grid or a block's first row),
 /// or a first field (up to a comma or whitespace) of n⁴ characters for an order other than
 /// 9×9. CSV headers, comment and blank lines are passed over; anything else (a 9×9 line, a
-/// malformed line) leaves the file to the 9×9 reader, whose messages name the line.
-fn first_record_is_other_order(input: &mut Box<dyn Buffered>) -> bool {
+/// malformed line) leaves the file to the 9×9 reader, whose messages name the line. On
+/// standard input (`stdin`) a first line of 16 numbers does too.
+fn first_record_is_other_order(input: &mut Box<dyn Buffered>, stdin: bool) -> bool {
     let Ok(head) = input.fill_buf() else {
         return false;
     };
@@ -521,7 +533,11 @@ fn first_record_is_other_order(input: &mut Box<dyn Buffered>) -> bool {
             continue; // a CSV header
         }
         if order_format::is_numbers_line(text) {
-            return true;
+            // On standard input a first line of 16 numbers stays with the 9×9 reader, which
+            // takes each such line as a one-line 4×4 grid and answers it at once: telling a
+            // 16×16 block from 4×4 lines takes the next 15 lines, which a person typing 4×4
+            // grids one at a time would wait for.
+            return !(stdin && text.split_whitespace().count() == 16);
         }
         let len = field.chars().count();
         return len != 81 && Order::from_cells(len).is_some();

@@ -1,9 +1,25 @@
 //! What a record is, and what can be wrong with one.
 
 use crate::grid::GridError;
+use crate::order::format::nearest_text;
+use crate::order::Order;
 use crate::puzzle::{Puzzle, Solution};
 use std::fmt;
 use std::sync::Arc;
+
+/// What a puzzle field of `n` characters should have had: where `n` is the cell count of no
+/// order, the nearest orders' (a 9×9 file with a character too many or too few is told 81,
+/// a 16×16 one 256), and the pencilmark line's 729.
+fn length_text(n: usize) -> String {
+    if Order::from_cells(n).is_some() {
+        return format!("puzzle has {n} characters, expected 81 (or 729 for pencilmarks)");
+    }
+    format!(
+        "puzzle has {n} characters, no order has that many cells (n⁴): {}; a 9x9 pencilmark \
+         line has 729",
+        nearest_text(&n)
+    )
+}
 
 /// One puzzle read from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,8 +42,9 @@ pub enum ParseErrorKind {
     /// The puzzle field is not a grid or pencilmark line.
     #[error("puzzle {0}")]
     Puzzle(GridError),
-    /// The puzzle field has a length that is neither 81 nor 729.
-    #[error("puzzle has {0} characters, expected 81 (or 729 for pencilmarks)")]
+    /// The puzzle field has a length that is neither 81 nor 729 (nor, on a line of its own,
+    /// the n⁴ of another order).
+    #[error("{}", length_text(*.0))]
     Length(usize),
     /// The expected-solution column is not a full grid.
     #[error("solution column {0}")]

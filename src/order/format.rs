@@ -107,7 +107,7 @@ fn list(f: fn(Order) -> usize) -> String {
         .join(", ")
 }
 
-fn nearest_text(found: &usize) -> String {
+pub(crate) fn nearest_text(found: &usize) -> String {
     let names: Vec<String> = Order::nearest(*found)
         .into_iter()
         .map(|o| format!("{} ({o})", o.cells()))

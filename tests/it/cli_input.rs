@@ -86,10 +86,15 @@ fn every_bad_line_is_reported_with_file_and_line() {
     assert_eq!([&got[0], &got[7]], [EASY_SOLUTION; 2]);
     // Each bad line's error names the file and the line: the whole line, or its start where
     // the message goes on.
-    let length = |n| format!("puzzle has {n} characters, expected 81 (or 729 for pencilmarks)");
+    let length = |n, near| {
+        format!(
+            "puzzle has {n} characters, no order has that many cells (n⁴): nearest are {near}; \
+             a 9x9 pencilmark line has 729"
+        )
+    };
     let errors = [
-        (3, length(80), true),
-        (4, length(82), true),
+        (3, length(80, "16 (4x4) and 81 (9x9)"), true),
+        (4, length(82, "81 (9x9) and 256 (16x16)"), true),
         (5, "puzzle illegal character 'x'".to_string(), false),
         (6, "puzzle illegal character '\\u{7}'".to_string(), false),
         (7, "puzzle illegal character '\\0'".to_string(), false),
@@ -443,7 +448,8 @@ fn non_ascii_characters_are_named_with_their_column() {
             "error: -:1: puzzle illegal character 'é' at column 5 (expected 1-9, '.' or '0')",
             "error: -:2: puzzle illegal character '１' at column 81 (expected 1-9, '.' or '0')",
             "error: -:3: puzzle illegal character '９' at column 1 (expected 1-9, '.' or '0')",
-            "error: -:4: puzzle has 82 characters, expected 81 (or 729 for pencilmarks)",
+            "error: -:4: puzzle has 82 characters, no order has that many cells (n⁴): nearest \
+             are 81 (9x9) and 256 (16x16); a 9x9 pencilmark line has 729",
         ]
     );
     assert_eq!(out.status.code(), Some(1));

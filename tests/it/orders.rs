@@ -200,6 +200,68 @@ fn cli_generates_every_small_order() {
     }
 }
 
+/// Through the command line, where a file of 9×9 lines or standard input is read by the 9×9
+/// reader, a line that is no grid of any order gets the message of every order: the nearest
+/// orders for a wrong length, the column of a symbol outside a 16×16's alphabet, a count of
+/// numbers that is no n⁴, a number above n². Every record is counted.
+#[test]
+fn cli_names_what_is_wrong_for_every_order_also_in_9x9_files_and_on_standard_input() {
+    let nine = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let text = format!(
+        "{nine}\n{}\nZ{}\n1 2 3 4 5\n{} 17\n{}\n",
+        ".".repeat(250),
+        ".".repeat(255),
+        vec!["0"; 15].join(" "),
+        ".".repeat(16),
+    );
+    let want = [
+        "error: {src}:2: puzzle has 250 characters, no order has that many cells (n⁴): nearest are \
+         81 (9x9) and 256 (16x16); a 9x9 pencilmark line has 729",
+        "error: {src}:3: column 1: 'Z' is not a symbol of 16x16 (use 1-9A-G, and . or 0 for empty)",
+        "error: {src}:4: line has 5 numbers: a one-line grid has n⁴ (16, 81, 256, 625, 1296, 2401, \
+         4096), a block row n² (4, 9, 16, 25, 36, 49, 64); nearest are 16 (4x4)",
+        "error: {src}:5: column 31: 17 is above 4, the largest number of 4x4",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.txt");
+    std::fs::write(&path, &text).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    for (src, args) in [
+        ("-", vec!["count"]),
+        (path.as_str(), vec!["count", path.as_str()]),
+    ] {
+        let out = run(&args, text.as_bytes());
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        // Answers and errors in input order: the 9×9 puzzle (one solution) first, the empty
+        // 4×4 grid (288 solutions) last.
+        let mut expected = vec!["1".to_string()];
+        expected.extend(want.iter().map(|w| w.replace("{src}", src)));
+        expected.push("2+".to_string());
+        assert_eq!(stdout.lines().collect::<Vec<_>>(), expected, "{src}");
+        assert!(
+            stderr.contains("6 records: 2 counted, 4 unknown or malformed"),
+            "{stderr}"
+        );
+    }
+}
+
+/// A grid drawn as a block arrives on standard input as from a file.
+#[test]
+fn cli_reads_a_block_from_standard_input() {
+    let block = "1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n";
+    for (command, answer) in [("count", "1"), ("solve", "1324423124133142")] {
+        let out = run(&[command], block.as_bytes());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{command}: {err}");
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            format!("{answer}\n")
+        );
+        assert!(err.contains("1 records: 1 "), "{err}");
+    }
+}
+
 /// The backends that solve every order, as the issue asks for them (`sat-cadical` when the
 /// build has it: the `cadical` feature, on by default).
 fn every_order() -> Vec<&'static str> {
