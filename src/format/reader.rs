@@ -13,8 +13,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Lines longer than this are reported as errors instead of being buffered whole.
-pub const MAX_LINE: usize = 64 * 1024;
+/// Lines longer than this are reported as errors instead of being buffered whole (the same
+/// limit as the reader of every order's).
+pub const MAX_LINE: usize = crate::order::reader::MAX_LINE;
 
 const BUFFER: usize = 256 * 1024;
 
@@ -563,6 +564,12 @@ fn from_order_item(item: OrderItem) -> Item {
             source: e.source,
             line: e.line,
             kind: match (e.kind, e.io) {
+                // The same kinds as from the 9×9 reader, for the same faults.
+                (Some(order_format::FormatError::Utf8(at)), _) => ParseErrorKind::Utf8(at),
+                (Some(order_format::FormatError::TooLong(n)), _) => ParseErrorKind::TooLong(n),
+                (Some(order_format::FormatError::CarriageReturn(at)), _) => {
+                    ParseErrorKind::CarriageReturn(at)
+                }
                 (Some(kind), _) => ParseErrorKind::Order(kind),
                 (None, io) => ParseErrorKind::Io(io.unwrap_or_default()),
             },

@@ -97,6 +97,19 @@ pub enum FormatError {
     /// The solution column of a CSV row is not a full grid of the puzzle's order.
     #[error("solution column: {0}")]
     Solution(String),
+    /// Bytes that are not UTF-8 (the byte where they start).
+    #[error("invalid UTF-8 at byte {0} of the line")]
+    Utf8(usize),
+    /// A line longer than any record could be (the limit, in bytes).
+    #[error("line is longer than {0} bytes")]
+    TooLong(usize),
+    /// A carriage return inside a line (its byte, 1-based): a file with carriage returns
+    /// alone as line ends would otherwise be one long line.
+    #[error(
+        "carriage return at byte {0} of the line: lines must end with a newline (convert \
+         CR-only line endings, e.g. with `tr '\\r' '\\n'`)"
+    )]
+    CarriageReturn(usize),
 }
 
 fn list(f: fn(Order) -> usize) -> String {

@@ -7,7 +7,7 @@ use super::format::{self, FormatError, PENCILMARKS};
 use super::{Order, OrderGrid};
 use crate::grid::Candidates;
 use flate2::bufread::MultiGzDecoder;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
@@ -79,6 +79,17 @@ impl std::error::Error for OrderError {}
 /// What the reader yields.
 pub type OrderItem = Result<OrderRecord, OrderError>;
 
+/// Lines longer than this are reported as errors and skipped, never buffered whole (the
+/// longest record, a 64×64 numbers line, is about 12 KiB).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The UTF-8 encoding of U+FEFF, skipped at the start of an input.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// What stands in the look-ahead for a line that could not be read as text (its error is in
+/// `OrderReader::bad`): not blank, not a comment, no number, so that no block takes it.
+const BAD_LINE: &str = "\u{fffd}";
+
 #[derive(Clone, Debug)]
 struct CsvLayout {
     columns: usize,
@@ -92,6 +103,9 @@ pub struct OrderReader {
     source: Arc<str>,
     line_no: u64,
     ahead: VecDeque<(u64, String)>,
+    /// Lines of the look-ahead that are no text (invalid UTF-8, too long, a carriage return
+    /// inside), by line number, with what is wrong.
+    bad: HashMap<u64, FormatError>,
     pending: VecDeque<OrderItem>,
     csv: Option<CsvLayout>,
     seen_data: bool,
@@ -126,6 +140,7 @@ impl OrderReader {
             source: source.into(),
             line_no: 0,
             ahead: VecDeque::new(),
+            bad: HashMap::new(),
             pending: VecDeque::new(),
             csv: None,
             seen_data: false,
@@ -149,20 +164,46 @@ impl OrderReader {
             return false;
         }
         let mut bytes = Vec::new();
-        match self.input.read_until(b'\n', &mut bytes) {
-            Ok(0) => {
+        let limit = MAX_LINE as u64 + 1;
+        let read = (&mut self.input).take(limit).read_until(b'\n', &mut bytes);
+        match read.and_then(|n| {
+            let long = bytes.len() > MAX_LINE && !bytes.ends_with(b"\n");
+            if long {
+                self.skip_rest_of_line()?;
+            }
+            Ok((n, long))
+        }) {
+            Ok((0, _)) => {
                 self.done = true;
                 false
             }
-            Ok(_) => {
+            Ok((_, long)) => {
                 self.line_no += 1;
-                if self.line_no == 1 && bytes.starts_with(b"\xef\xbb\xbf") {
-                    bytes.drain(..3);
+                let line = self.line_no;
+                if line == 1 && bytes.starts_with(BOM) {
+                    bytes.drain(..BOM.len());
                 }
-                let text = String::from_utf8_lossy(&bytes)
-                    .trim_end_matches(['\n', '\r'])
-                    .to_string();
-                self.ahead.push_back((self.line_no, text));
+                if bytes.ends_with(b"\n") {
+                    bytes.pop();
+                }
+                if bytes.ends_with(b"\r") {
+                    bytes.pop();
+                }
+                let text = if long {
+                    Err(FormatError::TooLong(MAX_LINE))
+                } else if let Some(at) = bytes.iter().position(|&b| b == b'\r') {
+                    Err(FormatError::CarriageReturn(at + 1))
+                } else {
+                    String::from_utf8(bytes)
+                        .map_err(|e| FormatError::Utf8(e.utf8_error().valid_up_to()))
+                };
+                match text {
+                    Ok(text) => self.ahead.push_back((line, text)),
+                    Err(kind) => {
+                        self.bad.insert(line, kind);
+                        self.ahead.push_back((line, BAD_LINE.to_string()));
+                    }
+                }
                 true
             }
             Err(e) => {
@@ -174,6 +215,30 @@ impl OrderReader {
                     io: Some(e.to_string()),
                 }));
                 false
+            }
+        }
+    }
+
+    /// Consumes input up to and including the next newline (or the end), a buffer at a time.
+    fn skip_rest_of_line(&mut self) -> io::Result<()> {
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(());
+            }
+            match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    self.input.consume(i + 1);
+                    return Ok(());
+                }
+                None => {
+                    let n = buf.len();
+                    self.input.consume(n);
+                }
             }
         }
     }
@@ -217,7 +282,9 @@ impl OrderReader {
             if l.trim().is_empty() {
                 break;
             }
-            self.ahead.pop_front();
+            if let Some((line, _)) = self.ahead.pop_front() {
+                self.bad.remove(&line);
+            }
         }
     }
 
@@ -274,6 +341,10 @@ impl OrderReader {
                 }
             };
             self.ahead.pop_front();
+            if let Some(kind) = self.bad.remove(&line) {
+                self.skip_block();
+                return Err(self.error(line, kind));
+            }
             let parsed = format::numbers(&text).and_then(|nums| {
                 if nums.len() != side {
                     return Err(FormatError::Ragged {
@@ -409,6 +480,10 @@ impl Iterator for OrderReader {
                 Some(l) => l,
                 None => return self.pending.pop_front(),
             };
+            if let Some(kind) = self.bad.remove(&line) {
+                self.seen_data = true;
+                return Some(Err(self.error(line, kind)));
+            }
             let trimmed = text.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;

@@ -14,7 +14,11 @@ fn order(n: usize) -> Order {
 }
 
 fn read(text: &str) -> Vec<Result<OrderGrid, String>> {
-    OrderReader::new("t.txt", std::io::Cursor::new(text.as_bytes().to_vec()))
+    read_bytes(text.as_bytes())
+}
+
+fn read_bytes(bytes: &[u8]) -> Vec<Result<OrderGrid, String>> {
+    OrderReader::new("t.txt", std::io::Cursor::new(bytes.to_vec()))
         .map(|r| match r {
             Ok(rec) => match rec.puzzle {
                 Entry::Grid(g) => Ok(g),
@@ -170,6 +174,35 @@ fn bad_input_names_file_line_and_column() {
     assert!(got[0].is_err() && got[1].is_ok());
 }
 
+/// Bytes that are no text get the 9×9 reader's messages, each on its own line and record,
+/// also inside a block (which then fails at that row); a line of any length is skipped in
+/// bounded memory; the reader goes on after each.
+#[test]
+fn bytes_that_are_no_text_are_errors_of_their_own_line() {
+    let block = b"1 0 0 0\n0 0 3 0\n0 4 0 0\n0 0 0 2\n\n";
+    let mut input = Vec::new();
+    input.extend_from_slice(b"\xff1.3....2..4.4..\n"); // 1: invalid UTF-8 at byte 0
+    input.extend_from_slice(block); // 2-6: a good block
+    input.extend_from_slice(b"1 0 0 0\n0 0 \xe9 0\n0 4 0 0\n0 0 0 2\n\n"); // 7-11: bad row
+    input.extend_from_slice(&vec![b'1'; 200_000]); // 12: far too long
+    input.push(b'\n');
+    input.extend_from_slice(b"1 0 0 0\r0 0 3 0\r0 4 0 0\r0 0 0 2\n"); // 13: CR-only ends
+    input.extend_from_slice(block); // 14-18: read again after all that
+    let got = read_bytes(&input);
+    let cr = "carriage return at byte 8 of the line: lines must end with a newline (convert \
+              CR-only line endings, e.g. with `tr '\\r' '\\n'`)";
+    let want: Vec<Result<(), String>> = vec![
+        Err("t.txt:1: invalid UTF-8 at byte 0 of the line".into()),
+        Ok(()),
+        Err("t.txt:8: invalid UTF-8 at byte 4 of the line".into()),
+        Err(format!("t.txt:12: line is longer than {} bytes", 64 * 1024)),
+        Err(format!("t.txt:13: {cr}")),
+        Ok(()),
+    ];
+    let got: Vec<Result<(), String>> = got.into_iter().map(|r| r.map(|_| ())).collect();
+    assert_eq!(got, want);
+}
+
 #[test]
 fn pencilmark_line_keeps_its_meaning_and_gzip_reads() {
     let pm = "123456789".repeat(81);
@@ -260,6 +293,16 @@ fn cli_reads_a_block_from_standard_input() {
         );
         assert!(err.contains("1 records: 1 "), "{err}");
     }
+    // Bytes that are no text after it: the 9×9 reader's message, and the record counted.
+    let mut input = format!("{block}\n").into_bytes();
+    input.extend_from_slice(b"\xff\n");
+    let out = run(&["count"], &input);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        stdout,
+        "1\nerror: -:6: invalid UTF-8 at byte 0 of the line\n"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2 records: 1 counted, 1 unknown"));
 }
 
 /// The backends that solve every order, as the issue asks for them (`sat-cadical` when the
