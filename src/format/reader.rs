@@ -2,7 +2,7 @@
 
 use super::line::{parse_csv_pair, parse_grid_line, parse_line, CsvLayout, Parsed};
 use super::record::{Item, ParseError, ParseErrorKind, Record};
-use crate::order::format as order_format;
+use crate::order::format::{self as order_format, LineFault};
 use crate::order::reader::{Entry, OrderItem, OrderReader};
 use crate::order::{Order, OrderGrid};
 use crate::puzzle::{Puzzle, Solution};
@@ -213,11 +213,17 @@ impl State {
         // would be one record and the rest of it its metadata, or one long comment).
         if let Some(at) = memchr::memchr(b'\r', bytes) {
             self.seen_data = true;
-            return Some(Err(self.error(ParseErrorKind::CarriageReturn(at + 1))));
+            return Some(Err(
+                self.error(ParseErrorKind::Line(LineFault::CarriageReturn(at + 1)))
+            ));
         }
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
-            Err(e) => return Some(Err(self.error(ParseErrorKind::Utf8(e.valid_up_to())))),
+            Err(e) => {
+                return Some(Err(
+                    self.error(ParseErrorKind::Line(LineFault::Utf8(e.valid_up_to())))
+                ))
+            }
         };
         let trimmed = text.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
@@ -436,7 +442,9 @@ impl Reader {
         };
         self.state.line_no += 1;
         let item = if end > MAX_LINE {
-            Some(Err(self.state.error(ParseErrorKind::TooLong(MAX_LINE))))
+            Some(Err(self
+                .state
+                .error(ParseErrorKind::Line(LineFault::TooLong(MAX_LINE)))))
         } else {
             self.state.parse(&chunk[..end])
         };
@@ -472,7 +480,9 @@ impl Iterator for Reader {
             };
             self.state.line_no += 1;
             let item = if truncated {
-                Some(Err(self.state.error(ParseErrorKind::TooLong(MAX_LINE))))
+                Some(Err(self
+                    .state
+                    .error(ParseErrorKind::Line(LineFault::TooLong(MAX_LINE)))))
             } else {
                 self.state.parse(&self.buf)
             };
@@ -564,12 +574,8 @@ fn from_order_item(item: OrderItem) -> Item {
             source: e.source,
             line: e.line,
             kind: match (e.kind, e.io) {
-                // The same kinds as from the 9×9 reader, for the same faults.
-                (Some(order_format::FormatError::Utf8(at)), _) => ParseErrorKind::Utf8(at),
-                (Some(order_format::FormatError::TooLong(n)), _) => ParseErrorKind::TooLong(n),
-                (Some(order_format::FormatError::CarriageReturn(at)), _) => {
-                    ParseErrorKind::CarriageReturn(at)
-                }
+                // The same kind as from the 9×9 reader, for the same fault.
+                (Some(order_format::FormatError::Line(fault)), _) => ParseErrorKind::Line(fault),
                 (Some(kind), _) => ParseErrorKind::Order(kind),
                 (None, io) => ParseErrorKind::Io(io.unwrap_or_default()),
             },
@@ -636,10 +642,13 @@ mod tests {
         bytes.extend(format!("\n{P1}").as_bytes());
         let items = read(bytes);
         assert_eq!(items.len(), 3);
-        assert_eq!(items[0].as_ref().unwrap_err().kind, ParseErrorKind::Utf8(3));
+        assert_eq!(
+            items[0].as_ref().unwrap_err().kind,
+            ParseErrorKind::Line(LineFault::Utf8(3))
+        );
         assert_eq!(
             items[1].as_ref().unwrap_err().kind,
-            ParseErrorKind::TooLong(MAX_LINE)
+            ParseErrorKind::Line(LineFault::TooLong(MAX_LINE))
         );
         assert_eq!(items[2].as_ref().unwrap().line, 3);
     }

@@ -1,7 +1,7 @@
 //! What a record is, and what can be wrong with one.
 
 use crate::grid::GridError;
-use crate::order::format::nearest_text;
+use crate::order::format::{nearest_text, LineFault};
 use crate::order::Order;
 use crate::puzzle::{Puzzle, Solution};
 use std::fmt;
@@ -60,20 +60,9 @@ pub enum ParseErrorKind {
         /// Fields in this row.
         found: usize,
     },
-    /// Bytes that are not UTF-8.
-    #[error("invalid UTF-8 at byte {0} of the line")]
-    Utf8(usize),
-    /// A line longer than any puzzle line could be.
-    #[error("line is longer than {0} bytes")]
-    TooLong(usize),
-    /// A carriage return inside a line: lines end with a newline (`\n` or `\r\n`); a file
-    /// with carriage returns alone as line ends (old Mac style) would otherwise have all
-    /// its lines read as one.
-    #[error(
-        "carriage return at byte {0} of the line: lines must end with a newline (convert \
-         CR-only line endings, e.g. with `tr '\\r' '\\n'`)"
-    )]
-    CarriageReturn(usize),
+    /// A line that is no text: not UTF-8, too long, or with a carriage return inside.
+    #[error("{0}")]
+    Line(LineFault),
     /// The stream itself failed (corrupt or truncated gzip, I/O error); reading of this
     /// source stops here.
     #[error("read failed: {0}")]

@@ -97,14 +97,24 @@ pub enum FormatError {
     /// The solution column of a CSV row is not a full grid of the puzzle's order.
     #[error("solution column: {0}")]
     Solution(String),
-    /// Bytes that are not UTF-8 (the byte where they start).
+    /// A line that is no text.
+    #[error("{0}")]
+    Line(LineFault),
+}
+
+/// A line that is no text, as both readers (the one of every order and the 9×9 one) report
+/// it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineFault {
+    /// Bytes that are not UTF-8 (0-based byte where they start).
     #[error("invalid UTF-8 at byte {0} of the line")]
     Utf8(usize),
     /// A line longer than any record could be (the limit, in bytes).
     #[error("line is longer than {0} bytes")]
     TooLong(usize),
-    /// A carriage return inside a line (its byte, 1-based): a file with carriage returns
-    /// alone as line ends would otherwise be one long line.
+    /// A carriage return inside a line (1-based byte): lines end with a newline (`\n` or
+    /// `\r\n`); a file with carriage returns alone as line ends (old Mac style) would
+    /// otherwise be read as one line.
     #[error(
         "carriage return at byte {0} of the line: lines must end with a newline (convert \
          CR-only line endings, e.g. with `tr '\\r' '\\n'`)"

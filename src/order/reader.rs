@@ -3,7 +3,7 @@
 //! and blank lines, plain or gzip (any number of members). Each record is detected on its
 //! own, so one file may mix orders and forms. See [`super::format`] for the forms.
 
-use super::format::{self, FormatError, PENCILMARKS};
+use super::format::{self, FormatError, LineFault, PENCILMARKS};
 use super::{Order, OrderGrid};
 use crate::grid::Candidates;
 use flate2::bufread::MultiGzDecoder;
@@ -190,17 +190,17 @@ impl OrderReader {
                     bytes.pop();
                 }
                 let text = if long {
-                    Err(FormatError::TooLong(MAX_LINE))
+                    Err(LineFault::TooLong(MAX_LINE))
                 } else if let Some(at) = bytes.iter().position(|&b| b == b'\r') {
-                    Err(FormatError::CarriageReturn(at + 1))
+                    Err(LineFault::CarriageReturn(at + 1))
                 } else {
                     String::from_utf8(bytes)
-                        .map_err(|e| FormatError::Utf8(e.utf8_error().valid_up_to()))
+                        .map_err(|e| LineFault::Utf8(e.utf8_error().valid_up_to()))
                 };
                 match text {
                     Ok(text) => self.ahead.push_back((line, text)),
                     Err(kind) => {
-                        self.bad.insert(line, kind);
+                        self.bad.insert(line, FormatError::Line(kind));
                         self.ahead.push_back((line, BAD_LINE.to_string()));
                     }
                 }
