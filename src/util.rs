@@ -1,7 +1,51 @@
 //! Small helpers shared across the crate: the thread CPU clock, a seedable random number
-//! generator, CPU feature detection, and the message of a contained panic.
+//! generator, CPU feature detection, the message of a contained panic, and reading a line of
+//! bounded length.
 
+use std::io::{self, BufRead};
 use std::time::Duration;
+
+/// The UTF-8 encoding of U+FEFF, skipped at the start of an input by both puzzle readers.
+pub const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// Appends the next line of `input` to `buf` without its newline, keeping at most `max`
+/// bytes of it and consuming the rest, a buffer at a time, so that a line of any length costs
+/// bounded memory. `None` at the end of the input; else the bytes consumed (the newline
+/// included) and whether the line was longer than `max`.
+pub fn read_line_bounded(
+    input: &mut (impl BufRead + ?Sized),
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Option<(u64, bool)>> {
+    let start = buf.len();
+    let (mut used_all, mut truncated, mut any) = (0u64, false, false);
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(any.then_some((used_all, truncated)));
+        }
+        any = true;
+        let (take, done) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (i, true),
+            None => (chunk.len(), false),
+        };
+        let room = max.saturating_sub(buf.len() - start);
+        if take > room {
+            truncated = true;
+        }
+        buf.extend_from_slice(&chunk[..take.min(room)]);
+        let used = if done { take + 1 } else { take };
+        input.consume(used);
+        used_all += used as u64;
+        if done {
+            return Ok(Some((used_all, truncated)));
+        }
+    }
+}
 
 /// CPU time used so far by the calling thread. Work is measured in CPU time rather than
 /// wall-clock time wherever a shared machine would inflate the latter (the runner's speed-up

@@ -6,6 +6,7 @@ use crate::order::format::{self as order_format, LineFault};
 use crate::order::reader::{Entry, OrderItem, OrderReader};
 use crate::order::{Order, OrderGrid};
 use crate::puzzle::{Puzzle, Solution};
+use crate::util::{read_line_bounded, BOM};
 use flate2::bufread::GzDecoder;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -18,9 +19,6 @@ use std::sync::Arc;
 pub const MAX_LINE: usize = crate::order::reader::MAX_LINE;
 
 const BUFFER: usize = 256 * 1024;
-
-/// The UTF-8 encoding of U+FEFF, skipped at the start of an input.
-const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// A source that could not be opened at all.
 #[derive(Debug, thiserror::Error)]
@@ -399,34 +397,11 @@ impl Reader {
     /// `truncated` set when the line was longer than [`MAX_LINE`].
     fn next_line(&mut self) -> io::Result<Option<bool>> {
         self.buf.clear();
-        let mut truncated = false;
-        let mut any = false;
-        loop {
-            let chunk = match self.input.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if chunk.is_empty() {
-                return Ok(if any { Some(truncated) } else { None });
-            }
-            any = true;
-            let (take, done) = match memchr::memchr(b'\n', chunk) {
-                Some(i) => (i, true),
-                None => (chunk.len(), false),
-            };
-            let room = MAX_LINE.saturating_sub(self.buf.len());
-            if take > room {
-                truncated = true;
-            }
-            self.buf.extend_from_slice(&chunk[..take.min(room)]);
-            let used = if done { take + 1 } else { take };
-            self.input.consume(used);
-            self.pos += used as u64;
-            if done {
-                return Ok(Some(truncated));
-            }
+        let read = read_line_bounded(&mut self.input, &mut self.buf, MAX_LINE)?;
+        if let Some((used, _)) = read {
+            self.pos += used;
         }
+        Ok(read.map(|(_, truncated)| truncated))
     }
 
     /// The next item from a line that lies whole in the input buffer, parsed in place.

@@ -6,6 +6,7 @@
 use super::format::{self, FormatError, LineFault, PENCILMARKS};
 use super::{Order, OrderGrid};
 use crate::grid::Candidates;
+use crate::util::{read_line_bounded, BOM};
 use flate2::bufread::MultiGzDecoder;
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -82,9 +83,6 @@ pub type OrderItem = Result<OrderRecord, OrderError>;
 /// Lines longer than this are reported as errors and skipped, never buffered whole (the
 /// longest record, a 64×64 numbers line, is about 12 KiB).
 pub const MAX_LINE: usize = 64 * 1024;
-
-/// The UTF-8 encoding of U+FEFF, skipped at the start of an input.
-const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// What stands in the look-ahead for a line that could not be read as text (its error is in
 /// `OrderReader::bad`): not blank, not a comment, no number, so that no block takes it.
@@ -164,27 +162,16 @@ impl OrderReader {
             return false;
         }
         let mut bytes = Vec::new();
-        let limit = MAX_LINE as u64 + 1;
-        let read = (&mut self.input).take(limit).read_until(b'\n', &mut bytes);
-        match read.and_then(|n| {
-            let long = bytes.len() > MAX_LINE && !bytes.ends_with(b"\n");
-            if long {
-                self.skip_rest_of_line()?;
-            }
-            Ok((n, long))
-        }) {
-            Ok((0, _)) => {
+        match read_line_bounded(&mut self.input, &mut bytes, MAX_LINE) {
+            Ok(None) => {
                 self.done = true;
                 false
             }
-            Ok((_, long)) => {
+            Ok(Some((_, long))) => {
                 self.line_no += 1;
                 let line = self.line_no;
                 if line == 1 && bytes.starts_with(BOM) {
                     bytes.drain(..BOM.len());
-                }
-                if bytes.ends_with(b"\n") {
-                    bytes.pop();
                 }
                 if bytes.ends_with(b"\r") {
                     bytes.pop();
@@ -215,30 +202,6 @@ impl OrderReader {
                     io: Some(e.to_string()),
                 }));
                 false
-            }
-        }
-    }
-
-    /// Consumes input up to and including the next newline (or the end), a buffer at a time.
-    fn skip_rest_of_line(&mut self) -> io::Result<()> {
-        loop {
-            let buf = match self.input.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if buf.is_empty() {
-                return Ok(());
-            }
-            match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    self.input.consume(i + 1);
-                    return Ok(());
-                }
-                None => {
-                    let n = buf.len();
-                    self.input.consume(n);
-                }
             }
         }
     }
