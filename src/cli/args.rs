@@ -6,12 +6,17 @@ use sudobench::solver::projection::ProjectionOptions;
 use sudobench::solver::sat::Encoding;
 use sudobench::solver::{self, Options};
 
+/// The backend of `solve`, `count` and `verify` when none is named: it answers 9×9 grids, and
+/// `wide` the other orders (see [`by_order`](super::by_order)).
+pub const DEFAULT_BACKEND: &str = "bitmask";
+
 /// The backend of `solve` and `count`, and its settings.
 #[derive(Args, Debug, Clone)]
 pub struct BackendArgs {
-    /// Backend to use (see `sudobench backends`).
-    #[arg(long, short, default_value = "bitmask")]
-    pub backend: String,
+    /// Backend to use (see `sudobench backends`) [default: `bitmask` on 9x9 grids, `wide` on
+    /// the other orders, `dlx` on exact cover]
+    #[arg(long, short)]
+    pub backend: Option<String>,
     #[command(flatten)]
     pub settings: BackendSettings,
 }
@@ -140,6 +145,11 @@ impl BackendSettings {
 }
 
 impl BackendArgs {
+    /// The backend named by `--backend`, or `bitmask`, the Sudoku default.
+    pub fn name(&self) -> &str {
+        self.backend.as_deref().unwrap_or(DEFAULT_BACKEND)
+    }
+
     /// The library options of the chosen backend.
     pub fn options(&self) -> Options {
         self.settings.options()

@@ -138,10 +138,10 @@ impl Sink<Item, Vec<(String, End)>> for Printer {
 /// Prints the closure of every input record; returns whether every record was read and has
 /// no contradiction.
 pub fn run(args: &BackendArgs, files: &[String], pencilmarks: bool, threads: u16) -> Result<bool> {
-    let Some(config) = backends::info(&args.backend).and_then(|b| b.closure) else {
+    let Some(config) = backends::info(args.name()).and_then(|b| b.closure) else {
         bail!(
             "--no-guess needs --backend logic or logic-lc, not {}",
-            args.backend
+            args.name()
         );
     };
     let start = Instant::now();
@@ -175,7 +175,7 @@ pub fn run(args: &BackendArgs, files: &[String], pencilmarks: bool, threads: u16
          {failed} without solution or malformed ({:.3} s, backend {}, no guessing)",
         solved + partial + failed,
         start.elapsed().as_secs_f64(),
-        args.backend
+        args.name()
     );
     Ok(failed == 0)
 }

@@ -22,8 +22,8 @@ pub struct Prover {
 
 /// A prover for `count --proof DIR`: needs `--backend sat` and a limit of at least 2.
 pub fn prover(dir: &Path, backend: &BackendArgs, limit: u32, files: &[String]) -> Result<Prover> {
-    if !sudobench::backends::certifies(&backend.backend) {
-        bail!("--proof needs --backend sat (got {})", backend.backend);
+    if !sudobench::backends::certifies(backend.name()) {
+        bail!("--proof needs --backend sat (got {})", backend.name());
     }
     if limit < 2 {
         bail!("--proof needs --limit 2 or more (uniqueness is only decided then)");

@@ -101,6 +101,9 @@ struct Lines {
     /// The backend answering, to tell a puzzle it does not solve (`n/a`) from one it
     /// was not asked for lack of budget.
     backend: Option<Backend>,
+    /// Whether any record was a grid of another order than 9×9 (which the default backend
+    /// hands to `wide`).
+    other_orders: bool,
 }
 
 impl Lines {
@@ -117,7 +120,8 @@ impl Lines {
     /// Prints the summary to stderr (with a note on answered records from a gzip member that
     /// failed its check, each such failure's error naming them); true when every record was
     /// fine.
-    fn summary(&self, ok: &str, not_ok: &str, start: Instant, backend: &str) -> bool {
+    fn summary(&self, ok: &str, not_ok: &str, start: Instant, args: &BackendArgs) -> bool {
+        let backend = super::by_order::label(args.backend.as_deref(), self.other_orders);
         let suspect = match self.suspect {
             0 => String::new(),
             n => format!(
@@ -188,6 +192,7 @@ impl Observer for Lines {
         answers: &[Option<Outcome>],
         mismatch: Option<&Mismatch>,
     ) {
+        self.other_orders |= matches!(record.puzzle, sudobench::Puzzle::Order(_));
         let (line, ok) = match (mismatch, answers.first()) {
             (Some(m), _) => (
                 format!(
@@ -263,10 +268,7 @@ fn run_lines(
     lines: &mut Lines,
 ) -> Result<()> {
     let mut window = super::shard::window(shard, files)?;
-    let backend = super::by_order::every_order(
-        Backend::builtin(&args.backend, &args.options())?,
-        &args.options(),
-    )?;
+    let backend = super::by_order::backend(args.backend.as_deref(), &args.options())?;
     lines.backend = Some(backend.clone());
     let config = Config {
         limit: lines.limit,
@@ -308,6 +310,7 @@ fn lines(mode: Mode, limit: Limit) -> Lines {
         errors: 0,
         suspect: 0,
         backend: None,
+        other_orders: false,
     }
 }
 
@@ -324,7 +327,12 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
             .limit
             .map_or(sudobench::xc::Limit::AtMost(1), |l| l.xc());
         let max_nodes = args.backend.settings.max_nodes;
-        return super::xc::solve(&args.backend.backend, &args.files, limit, max_nodes);
+        return super::xc::solve(
+            args.backend.backend.as_deref(),
+            &args.files,
+            limit,
+            max_nodes,
+        );
     }
     if args.limit.is_some() {
         anyhow::bail!("--limit is for exact-cover files (Sudoku's solve decides uniqueness)");
@@ -333,12 +341,7 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
     let start = Instant::now();
     let mut out = lines(Mode::Solve { first: args.first }, limit);
     run_lines(&args.backend, &args.files, args.threads, None, &mut out)?;
-    let fine = out.summary(
-        "solved",
-        "not solved or malformed",
-        start,
-        &args.backend.backend,
-    );
+    let fine = out.summary("solved", "not solved or malformed", start, &args.backend);
     out.out.finish()?;
     Ok(fine)
 }
@@ -354,7 +357,7 @@ pub fn count(args: &CountArgs) -> Result<bool> {
         }
         let max_nodes = args.backend.settings.max_nodes;
         return super::xc::count(
-            &args.backend.backend,
+            args.backend.backend.as_deref(),
             &args.files,
             args.limit.xc(),
             max_nodes,
@@ -380,7 +383,7 @@ pub fn count(args: &CountArgs) -> Result<bool> {
         Some(dir) => {
             let prover = proof::prover(dir, &args.backend, limit.get(), &args.files)?;
             // One runner per worker stage, each on its own thread; the stages prove too.
-            let backend = Backend::builtin(&args.backend.backend, &args.backend.options())?;
+            let backend = Backend::builtin(args.backend.name(), &args.backend.options())?;
             let config = Config {
                 limit,
                 threads: 1,
@@ -392,12 +395,7 @@ pub fn count(args: &CountArgs) -> Result<bool> {
             proof::run(&runner, &prover, &args.files, threads, CHUNK, &mut out);
         }
     }
-    let fine = out.summary(
-        "counted",
-        "unknown or malformed",
-        start,
-        &args.backend.backend,
-    );
+    let fine = out.summary("counted", "unknown or malformed", start, &args.backend);
     out.out.finish()?;
     Ok(fine)
 }

@@ -1,6 +1,7 @@
 //! `sudobench verify`: for puzzle collections, each puzzle's solution count (0, 1, 2+) and
 //! solution, optionally confirmed by a second backend of a different kind.
 
+use super::args::DEFAULT_BACKEND;
 use super::output::Output;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
@@ -29,9 +30,9 @@ pub enum VerifyFormat {
 /// Arguments of `sudobench verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// Backend that counts.
-    #[arg(long, short, default_value = "bitmask")]
-    backend: String,
+    /// Backend that counts [default: `bitmask` on 9x9 grids, `wide` on the other orders]
+    #[arg(long, short)]
+    backend: Option<String>,
     /// Confirm every count with a second backend of a different kind (`sat`, or `dlx` when
     /// the first is `sat`); disputes are settled as in `bench`.
     #[arg(long)]
@@ -73,6 +74,9 @@ struct VerifyObserver {
     not_applicable: u64,
     /// The backend, to tell those apart.
     backend: Option<Backend>,
+    /// Whether any puzzle was a grid of another order than 9×9 (which the default backend
+    /// hands to `wide`).
+    other_orders: bool,
     malformed: u64,
     /// Puzzles already written that came from a gzip member that then failed its check.
     suspect: u64,
@@ -104,6 +108,7 @@ impl Observer for VerifyObserver {
         answers: &[Option<Outcome>],
         mismatch: Option<&Mismatch>,
     ) {
+        self.other_orders |= matches!(record.puzzle, sudobench::Puzzle::Order(_));
         if let Some(mismatch) = mismatch {
             self.mismatches += 1;
             eprint!("{mismatch}");
@@ -247,16 +252,14 @@ fn accepted<'a>(
 /// `sudobench verify`.
 pub fn verify(args: &VerifyArgs) -> Result<bool> {
     let options = args.settings.options();
-    let mut backends = vec![super::by_order::every_order(
-        Backend::builtin(&args.backend, &options)?,
-        &options,
-    )?];
+    let named = args.backend.as_deref();
+    let mut backends = vec![super::by_order::backend(named, &options)?];
     if args.cross_check {
         // A backend of another kind than the first (see the registry).
-        let second = sudobench::backends::cross_check_partner(&args.backend)?;
+        let second = sudobench::backends::cross_check_partner(named.unwrap_or(DEFAULT_BACKEND))?;
         backends.push(Backend::builtin(second.name, &options)?);
     }
-    let names: Vec<String> = backends.iter().map(|b| b.name().to_string()).collect();
+    let partner: Vec<String> = backends[1..].iter().map(|b| b.name().to_string()).collect();
     let config = Config {
         limit: Limit::TWO,
         threads: args.threads as usize,
@@ -276,6 +279,7 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         unknown: 0,
         not_applicable: 0,
         backend: runner.backends().first().cloned(),
+        other_orders: false,
         malformed: 0,
         suspect: 0,
         mismatches: 0,
@@ -335,7 +339,10 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         o.malformed,
         unreadable,
         plural(o.mismatches, "mismatch", "mismatches"),
-        names.join(" cross-checked by "),
+        std::iter::once(super::by_order::label(named, o.other_orders))
+            .chain(partner)
+            .collect::<Vec<_>>()
+            .join(" cross-checked by "),
         match o.suspect {
             0 => String::new(),
             n => format!(

@@ -95,9 +95,13 @@ pub fn wanted(files: &[String]) -> bool {
         })
 }
 
-/// A backend name for exact cover (`bitmask`, the Sudoku default, means `dlx`).
+/// The exact-cover backend of `solve` and `count`: the one named, or `dlx`.
+fn chosen(named: Option<&str>) -> Result<&str> {
+    backend_name(named.unwrap_or("dlx"))
+}
+
+/// A backend name for exact cover, checked.
 fn backend_name(name: &str) -> Result<&str> {
-    let name = if name == "bitmask" { "dlx" } else { name };
     if xc::BACKENDS.iter().any(|(n, _)| *n == name) {
         Ok(name)
     } else {
@@ -220,12 +224,12 @@ fn instance(backend: &str, file: &str) -> Result<Instance, String> {
 /// take, gets its error line), then says on standard error how many of them `each` called ok
 /// (`done` names that: counted, solved). True if all were.
 fn each_instance(
-    backend: &str,
+    backend: Option<&str>,
     files: &[String],
     done: &str,
     mut each: impl FnMut(&str, &str, &Instance, &mut Output) -> bool,
 ) -> Result<bool> {
-    let backend = backend_name(backend)?;
+    let backend = chosen(backend)?;
     let start = Instant::now();
     let mut out = Output::stdout();
     let mut ok = 0;
@@ -247,7 +251,7 @@ fn each_instance(
 
 /// `count` on exact-cover files: one line per file, `FILE: COUNT (nodes N, updates U)`.
 pub fn count(
-    backend: &str,
+    backend: Option<&str>,
     files: &[String],
     limit: Limit,
     max_nodes: Option<u64>,
@@ -272,7 +276,7 @@ pub fn count(
 /// `solve` on exact-cover files: up to `limit` solutions per file, one per line (its options
 /// as written in the file, in file order, separated by ` | `), or `no solution`.
 pub fn solve(
-    backend: &str,
+    backend: Option<&str>,
     files: &[String],
     limit: Limit,
     max_nodes: Option<u64>,

@@ -499,6 +499,57 @@ fn a_file_mixing_orders_is_read_record_by_record_in_either_order() {
     }
 }
 
+/// With no backend named, `bitmask` answers 9×9 grids and `wide` the others, and the summary
+/// says so; `bitmask` named on the command line answers alone, so a 4×4 grid is `n/a` there
+/// (and in `verify`), not quietly answered by another backend under its name.
+#[test]
+fn bitmask_named_on_the_command_line_answers_alone() {
+    let nine = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let four = "12.434..2..34321";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.txt");
+    std::fs::write(&path, format!("{nine}\n{four}\n")).unwrap();
+    let path = path.to_str().unwrap();
+
+    let out = run(&["count", path], b"");
+    crate::common::assert_success(&out);
+    assert_eq!(crate::common::lines(&out), ["1", "1"]);
+    let summary = crate::common::stderr(&out);
+    assert!(
+        summary.contains("backend bitmask on 9x9, wide on other orders)"),
+        "{summary}"
+    );
+
+    let out = run(&["count", "--backend", "bitmask", path], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let lines = crate::common::lines(&out);
+    assert_eq!(lines[0], "1");
+    assert!(
+        lines[1].contains("n/a: backend bitmask solves 9x9 puzzles only, this one is 4x4"),
+        "{lines:?}"
+    );
+    let summary = crate::common::stderr(&out);
+    assert!(
+        summary.contains("1 counted, 1 unknown or malformed"),
+        "{summary}"
+    );
+    assert!(summary.contains("backend bitmask)"), "{summary}");
+
+    let out = run(&["verify", "--backend", "bitmask", path], b"");
+    let summary = crate::common::stderr(&out);
+    assert!(summary.contains("1 unique"), "{summary}");
+    assert!(summary.contains("1 n/a"), "{summary}");
+
+    let out = run(&["verify", path], b"");
+    crate::common::assert_success(&out);
+    let summary = crate::common::stderr(&out);
+    assert!(summary.contains("2 unique"), "{summary}");
+    assert!(
+        summary.contains("backend bitmask on 9x9, wide on other orders)"),
+        "{summary}"
+    );
+}
+
 #[test]
 fn every_order_backend_counts_288_solutions_of_the_empty_4x4() {
     use sudobench::solver::{Count, Limit, Options};

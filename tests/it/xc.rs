@@ -515,3 +515,27 @@ fn instances_on_standard_input_are_recognised_and_counted() {
     assert_eq!(stdout(&out), vec!["error: -:4: unknown item zz"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// With no backend named, exact cover goes to `dlx`; a Sudoku backend named on the command
+/// line is refused by name rather than replaced by another.
+#[test]
+fn a_sudoku_backend_named_on_exact_cover_is_refused_not_replaced() {
+    let queens = Path::new(ROOT).join("data/xc/queens-8.dlx");
+    let queens = queens.to_str().unwrap();
+    let out = run(&["count", queens], b"");
+    crate::common::assert_success(&out);
+    assert!(
+        crate::common::stderr(&out).contains("backend dlx"),
+        "{}",
+        crate::common::stderr(&out)
+    );
+    for command in ["count", "solve"] {
+        let out = run(&[command, "--backend", "bitmask", queens], b"");
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let text = crate::common::stderr(&out);
+        assert!(
+            text.contains("backend bitmask does not solve exact cover; exact-cover backends: dlx"),
+            "{command}: {text}"
+        );
+    }
+}
