@@ -1,8 +1,8 @@
 //! The oracle: Algorithm X over plain sets, with no links at all, written to be obviously
 //! right rather than fast. Each step takes the uncovered primary item with fewest options
 //! compatible with what is chosen so far (MRV, first in item order on ties; a scan over the
-//! options of every uncovered item, each item's cut short once it cannot win) and tries each
-//! of those options in file order. An option is
+//! options of every uncovered item, each item's cut short once it cannot win, each option
+//! checked at most once per step) and tries each of those options in file order. An option is
 //! compatible when its primary items are all uncovered and each of its secondary items is
 //! either unused or used so far only with the option's own colour (an uncoloured use admits
 //! nothing else). The search is iterative, so deep instances cannot overflow the stack.
@@ -21,9 +21,27 @@ struct State<'a> {
     covered: usize,
     /// Item state changes (the `updates` this backend reports).
     changes: u64,
+    /// Per option: the number of the last [`branch`](Branching::branch) call that checked
+    /// it, and whether it was compatible then. Each option is checked at most once per call
+    /// (an item's options were checked again for every item they hold: on an instance of
+    /// 3,000 options of 3,000 items, 27 billion item checks in one node).
+    checked: Vec<(u64, bool)>,
+    /// The number of the current `branch` call.
+    call: u64,
 }
 
 impl State<'_> {
+    /// [`compatible`](State::compatible), each option checked once per `branch` call.
+    fn compatible_now(&mut self, option: usize) -> bool {
+        let (call, yes) = self.checked[option];
+        if call == self.call {
+            return yes;
+        }
+        let yes = self.compatible(option);
+        self.checked[option] = (self.call, yes);
+        yes
+    }
+
     fn compatible(&self, option: usize) -> bool {
         self.instance.options[option].iter().all(|&(i, c)| {
             if i < self.instance.primary {
@@ -69,16 +87,17 @@ impl Branching for State<'_> {
     /// only until the count cannot beat the best so far, and listed for the chosen item alone
     /// (listing every item's options took 2.3× the time on the 3×20 pentomino packing).
     fn branch(&mut self) -> Option<(Vec<usize>, usize)> {
+        self.call += 1;
         // The chosen item and its number of compatible options.
         let mut best: Option<(usize, usize)> = None;
-        for (i, options) in self.containing.iter().enumerate() {
+        for i in 0..self.containing.len() {
             if self.uses[i] > 0 {
                 continue;
             }
             let bound = best.map_or(usize::MAX, |(_, n)| n);
             let mut n = 0;
-            for &o in options {
-                if self.compatible(o) {
+            for k in 0..self.containing[i].len() {
+                if self.compatible_now(self.containing[i][k]) {
                     n += 1;
                     if n >= bound {
                         break;
@@ -96,11 +115,13 @@ impl Branching for State<'_> {
         if n == 0 {
             return None;
         }
-        let candidates = self.containing[item]
-            .iter()
-            .copied()
-            .filter(|&o| self.compatible(o))
-            .collect();
+        let mut candidates = Vec::with_capacity(n);
+        for k in 0..self.containing[item].len() {
+            let o = self.containing[item][k];
+            if self.compatible_now(o) {
+                candidates.push(o);
+            }
+        }
         Some((candidates, 0))
     }
 
@@ -134,6 +155,8 @@ pub fn search(instance: &Instance, mut tally: Tally) -> Found {
         colour: vec![0; instance.items()],
         covered: 0,
         changes: 0,
+        checked: vec![(0, false); instance.options.len()],
+        call: 0,
     };
     backtrack(&mut state, &mut tally, 0);
     tally.found.updates = state.changes;
