@@ -169,7 +169,7 @@ fn run_hashed(
 
 /// Whether the runs of an instance disagree: complete runs with different counts, a wrong
 /// solution, or a count the file's comment contradicts.
-fn disputed(inst: &Instance, runs: &[Option<Run>]) -> bool {
+fn disputed(inst: &Instance, runs: &[Result<Run, xc::Unsupported>]) -> bool {
     let complete: Vec<&Run> = runs.iter().flatten().filter(|r| r.found.complete).collect();
     runs.iter().flatten().any(|r| r.wrong.is_some())
         || complete
@@ -365,12 +365,11 @@ pub fn bench(
         };
         // A backend that cannot take the instance (dlx1 and colours) gets no run.
         let hasher = RandomState::new();
-        let mut runs: Vec<Option<Run>> = chosen
+        let mut runs: Vec<Result<Run, xc::Unsupported>> = chosen
             .iter()
-            .map(|b| {
-                xc::unsupported(b, &inst)
-                    .is_none()
-                    .then(|| run_hashed(b, &inst, Limit::All, max_nodes, 0, &hasher))
+            .map(|b| match xc::unsupported(b, &inst) {
+                Some(why) => Err(why),
+                None => Ok(run_hashed(b, &inst, Limit::All, max_nodes, 0, &hasher)),
             })
             .collect();
         let mut names: Vec<&str> = chosen.clone();
@@ -382,7 +381,7 @@ pub fn bench(
                 .iter()
                 .find(|r| !chosen.contains(r) && xc::unsupported(r, &inst).is_none())
             {
-                runs.push(Some(run_hashed(
+                runs.push(Ok(run_hashed(
                     referee,
                     &inst,
                     Limit::All,
@@ -401,19 +400,22 @@ pub fn bench(
         let proven = pooled.len() as u64;
         for (k, (b, r)) in names.iter().zip(&runs).enumerate() {
             let refereeing = k >= chosen.len();
-            let Some(r) = r else {
-                rows.push(Row {
-                    instance: file.clone(),
-                    backend: b.to_string(),
-                    solutions: 0,
-                    complete: false,
-                    nodes: 0,
-                    updates: 0,
-                    seconds: 0.0,
-                    solutions_per_sec: 0.0,
-                    check: "unsupported: no colours".to_string(),
-                });
-                continue;
+            let r = match r {
+                Ok(r) => r,
+                Err(why) => {
+                    rows.push(Row {
+                        instance: file.clone(),
+                        backend: b.to_string(),
+                        solutions: 0,
+                        complete: false,
+                        nodes: 0,
+                        updates: 0,
+                        seconds: 0.0,
+                        solutions_per_sec: 0.0,
+                        check: format!("unsupported: {}", why.label()),
+                    });
+                    continue;
+                }
             };
             let check = if let Some(w) = &r.wrong {
                 format!("wrong: {w}")

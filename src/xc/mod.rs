@@ -53,14 +53,48 @@ pub const BACKENDS: &[(&str, &str)] = &[
     ("sat-cadical", "CaDiCaL on the same CNF, blocking clauses"),
 ];
 
-/// Why backend `name` cannot run `instance`, if it cannot (`dlx1` has no colours).
-pub fn unsupported(name: &str, instance: &Instance) -> Option<&'static str> {
+/// Why a backend cannot run an instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsupported {
+    /// `dlx1`, the Sudoku suite's engine, has no colours.
+    Colours,
+    /// `dlx-array`'s conflict lists would pass [`array::MAX_CONFLICTS`] entries.
+    ConflictLists,
+    /// The SAT backends' CNF would pass [`sat::MAX_LITERALS`] literals.
+    Cnf,
+}
+
+impl Unsupported {
+    /// A few words for a table cell (`bench`'s check column).
+    pub fn label(self) -> &'static str {
+        match self {
+            Unsupported::Colours => "no colours",
+            Unsupported::ConflictLists => "conflict lists too large",
+            Unsupported::Cnf => "CNF too large",
+        }
+    }
+}
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Unsupported::Colours => "backend dlx1 takes no colours (use dlx)",
+            Unsupported::ConflictLists => {
+                "backend dlx-array: the conflict lists would be too large (use dlx)"
+            }
+            Unsupported::Cnf => "the SAT backends: the CNF would be too large (use dlx)",
+        })
+    }
+}
+
+/// Why backend `name` cannot run `instance`, if it cannot: `dlx1` has no colours, and
+/// `dlx-array` and the SAT backends bound the size of what they build.
+pub fn unsupported(name: &str, instance: &Instance) -> Option<Unsupported> {
     let coloured = || instance.options.iter().flatten().any(|&(_, c)| c > 0);
     match name {
-        "dlx1" if coloured() => Some("backend dlx1 takes no colours (use dlx)"),
-        "dlx-array" if array::too_large(instance) => {
-            Some("backend dlx-array: the conflict lists would be too large (use dlx)")
-        }
+        "dlx1" if coloured() => Some(Unsupported::Colours),
+        "dlx-array" if array::too_large(instance) => Some(Unsupported::ConflictLists),
+        "sat" | "sat-batsat" | "sat-cadical" if sat::too_large(instance) => Some(Unsupported::Cnf),
         _ => None,
     }
 }

@@ -62,6 +62,51 @@ pub fn at_most_one_clauses(
     clause(&[!lits[n - 1], !s[n - 2]]);
 }
 
+/// The most literals a CNF of this backend may hold: about 1 GB of solver memory. The
+/// bundled instances need at most 2.6 million (the 6×10 pentomino packing); a dense instance
+/// of 3,000 options of 3,000 items each would need 63 million and took 4–6 GB before the
+/// first solver call.
+pub const MAX_LITERALS: u64 = 1 << 25;
+
+/// Whether the CNF of `instance` (see the module docs) would hold more than
+/// [`MAX_LITERALS`] literals (the SAT backends refuse such an instance).
+pub fn too_large(instance: &Instance) -> bool {
+    literals(instance) > MAX_LITERALS
+}
+
+/// The literals of the CNF of `instance`, counted without building it.
+fn literals(instance: &Instance) -> u64 {
+    // Per item: its uncoloured uses, and the colours it takes.
+    let mut plain = vec![0u64; instance.items()];
+    let mut colours: Vec<Vec<u32>> = vec![Vec::new(); instance.items()];
+    let mut literals = 0u64;
+    for option in &instance.options {
+        for &(i, c) in option {
+            if c == 0 {
+                plain[i] += 1;
+            } else {
+                colours[i].push(c);
+                // "this option gives item i colour c" implies the colour's variable.
+                literals += 2;
+            }
+        }
+    }
+    for (i, mut seen) in colours.into_iter().enumerate() {
+        seen.sort_unstable();
+        seen.dedup();
+        let group = plain[i] + seen.len() as u64;
+        if i < instance.primary {
+            literals += group;
+        }
+        literals += if group <= PAIRWISE_MAX as u64 {
+            group * group.saturating_sub(1)
+        } else {
+            6 * group - 8
+        };
+    }
+    literals
+}
+
 /// An exact-cover instance as CNF: the clauses, and the number of variables they use (the
 /// first ones are the option variables, in option order).
 struct Cnf {
@@ -242,4 +287,38 @@ pub fn search<E: Engine>(engine: &mut E, instance: &Instance, mut t: Tally) -> F
         }
     }
     t.found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The literal count that decides [`too_large`] is the size of the CNF [`encode`]
+    /// writes: on every bundled instance (colours included) and on groups past
+    /// [`PAIRWISE_MAX`], where the sequential counter takes over.
+    #[test]
+    fn the_literals_counted_are_those_encoded() {
+        let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/data/xc"))
+            .expect("data/xc")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        files.sort();
+        let mut instances: Vec<Instance> = files
+            .iter()
+            .map(|f| Instance::read_path(f.to_str().unwrap()).expect("bundled instance"))
+            .collect();
+        // One primary item in 600 options, a secondary item in 600 options of 3 colours.
+        let mut text = String::from("a b0 | s\n");
+        for k in 0..600 {
+            text += &format!("a s:c{}\n", k % 3);
+        }
+        text += "b0 s\n";
+        instances.push(Instance::parse("wide.dlx", text.as_bytes()).expect("test instance"));
+        assert!(instances.len() >= 10);
+        for inst in &instances {
+            let encoded: usize = encode(inst).clauses.iter().map(Vec::len).sum();
+            assert_eq!(literals(inst), encoded as u64, "{}", inst.source);
+            assert!(!too_large(inst), "{}", inst.source);
+        }
+    }
 }

@@ -539,3 +539,32 @@ fn a_sudoku_backend_named_on_exact_cover_is_refused_not_replaced() {
         );
     }
 }
+
+/// An instance whose CNF would pass the SAT backends' size bound is refused by them with a
+/// message naming the file and the way out, before any memory goes to it; `dlx` counts it.
+#[test]
+fn the_sat_backends_refuse_an_instance_too_large_for_a_cnf() {
+    // 512 options of the same 130 items: each option is a cover, and each item's at-most-one
+    // takes 512 · 511 literals (34 million in all).
+    let items: Vec<String> = (0..130).map(|i| format!("i{i}")).collect();
+    let line = items.join(" ");
+    let text = format!("{line}\n{}", format!("{line}\n").repeat(512));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dense.dlx");
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap();
+    for backend in ["sat", "sat-batsat", "sat-cadical"] {
+        let out = run(&["count", "--backend", backend, path], b"");
+        assert_eq!(out.status.code(), Some(1), "{backend}");
+        assert_eq!(
+            stdout(&out),
+            [format!(
+                "error: {path}: the SAT backends: the CNF would be too large (use dlx)"
+            )],
+            "{backend}"
+        );
+    }
+    let out = run(&["count", path], b"");
+    crate::common::assert_success(&out);
+    assert_eq!(printed_count(&stdout(&out)[0], path), "2+");
+}
