@@ -149,8 +149,13 @@ pub fn cnf(args: &CnfArgs) -> Result<bool> {
             Some(Ok(record)) => {
                 let stdout = io::stdout();
                 let mut out = BufWriter::new(stdout.lock());
-                write_formula(&mut out, &mut formula, encoding, &record)?;
-                out.flush()?;
+                let written = write_formula(&mut out, &mut formula, encoding, &record)
+                    .and_then(|_| out.flush());
+                match written {
+                    // A reader that stopped early (`| head`) is no error, and wants no more.
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(true),
+                    other => other?,
+                }
                 true
             }
         };

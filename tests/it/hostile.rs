@@ -386,3 +386,27 @@ fn a_single_mismatch_and_dispute_are_singular() {
         "{text}"
     );
 }
+
+/// `cnf` writing one large formula to a reader that stops early (as `| head` does) ends
+/// quietly with exit 0, as every command does on a closed pipe.
+#[test]
+fn cnf_to_a_reader_that_stops_early_is_no_error() {
+    use std::io::Read;
+    let empty64 = vec!["0"; 4096].join(" ");
+    let (_dir, path) = temp_file("empty64.txt", &format!("{empty64}\n"));
+    let mut child = crate::common::spawn_in(std::path::Path::new("."), &["cnf", &path]);
+    drop(child.stdin.take());
+    let mut stdout = child.stdout.take().expect("stdout pipe");
+    let mut start = [0u8; 100];
+    stdout.read_exact(&mut start).expect("the formula starts");
+    assert!(start.starts_with(b"c sudobench puzzle"));
+    drop(stdout);
+    let out = child.wait_with_output().expect("binary finishes");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        crate::common::stderr(&out)
+    );
+    assert_eq!(crate::common::stderr(&out), "");
+}
