@@ -7,6 +7,7 @@
 //! Each argument is a puzzle (81 or 729 characters) or a puzzle file (plain or gzip, `-` for
 //! standard input). One puzzle is written to stdout; several need `--out DIR`, which gets one
 //! `NNNNNN.cnf` per record (numbered from 1 in input order) and a line per record on stdout.
+//! Exact-cover files (Knuth's format) get the exact-cover SAT backends' formula, one per file.
 //! A `DIR` that already holds `.cnf` files (an earlier run's, which a shorter run would leave
 //! behind among its own) is refused unless `--force`, which deletes them first.
 
@@ -22,6 +23,8 @@ use sudobench::grid::{Candidates, Grid};
 use sudobench::puzzle::Puzzle;
 use sudobench::solver::sat::order_cnf::OrderCnf;
 use sudobench::solver::sat::{dimacs, Encoding, Formula, Givens};
+use sudobench::xc::sat as xc_sat;
+use sudobench::xc::Instance;
 
 /// Arguments of `sudobench cnf`.
 #[derive(Args, Debug)]
@@ -37,7 +40,7 @@ pub struct CnfArgs {
     #[arg(long, requires = "out")]
     force: bool,
     /// Puzzles (81 or 729 characters, or a grid of another order) or puzzle files (`-` or
-    /// nothing for standard input).
+    /// nothing for standard input); or exact-cover files (Knuth's format).
     puzzles: Vec<String>,
 }
 
@@ -111,6 +114,105 @@ fn write_formula(
     Ok((formula.num_vars(), formula.num_clauses()))
 }
 
+/// `cnf` on exact-cover files: the formula the SAT backends solve for each instance. One
+/// instance goes to stdout; several need `--out DIR` (one `NNNNNN.cnf` per file, in order).
+fn exact_cover(args: &CnfArgs) -> Result<bool> {
+    if args.encoding.is_some() {
+        bail!("--encoding is for Sudoku puzzles; an exact-cover instance has one encoding");
+    }
+    let files = match args.puzzles.is_empty() {
+        true => vec!["-".to_string()],
+        false => args.puzzles.clone(),
+    };
+    let Some(dir) = &args.out else {
+        if files.len() > 1 {
+            bail!("several instances: give --out DIR to write one file each");
+        }
+        let cnf = match xc_formula(&files[0]) {
+            Ok(cnf) => cnf,
+            Err(line) => {
+                eprintln!("{line}");
+                return Ok(false);
+            }
+        };
+        let stdout = io::stdout();
+        let mut out = BufWriter::new(stdout.lock());
+        let written = dimacs::write_clauses(&mut out, cnf.1.vars, &cnf.1.clauses, &cnf.0)
+            .and_then(|()| out.flush());
+        match written {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(true),
+            other => other?,
+        }
+        return Ok(true);
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    clear_old_formulas(dir, args.force)?;
+    let mut ok = true;
+    let mut listing = super::output::Output::stdout();
+    for (i, file) in files.iter().enumerate() {
+        match xc_formula(file) {
+            Err(line) => {
+                ok = false;
+                listing.line(&line);
+            }
+            Ok((comments, cnf)) => {
+                let path = dir.join(format!("{:06}.cnf", i + 1));
+                let f =
+                    File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+                let mut w = BufWriter::new(f);
+                dimacs::write_clauses(&mut w, cnf.vars, &cnf.clauses, &comments)
+                    .and_then(|()| w.flush())
+                    .with_context(|| format!("writing {}", path.display()))?;
+                listing.line(&format!(
+                    "{} {} variables {} clauses",
+                    path.display(),
+                    cnf.vars,
+                    cnf.clauses.len()
+                ));
+            }
+        }
+        listing.flush();
+        if !listing.is_open() {
+            break;
+        }
+    }
+    listing.finish()?;
+    Ok(ok)
+}
+
+/// The CNF of the exact-cover instance in `file` and its comment lines (what each option and
+/// colour variable means), or the error line for the file.
+fn xc_formula(file: &str) -> std::result::Result<(Vec<String>, xc_sat::Cnf), String> {
+    let inst = Instance::read_path(file).map_err(|e| format!("error: {e}"))?;
+    let cnf = xc_sat::cnf(&inst).ok_or_else(|| {
+        format!("error: {file}: the CNF would be too large (more than 2^25 literals)")
+    })?;
+    let options = inst.options.len();
+    let mut comments = vec![
+        format!(
+            "sudobench exact cover {file}: {options} options, {} items",
+            inst.items()
+        ),
+        format!(
+            "encoding: variable k (1 to {options}) = option k is chosen; exactly one option per \
+             primary item; at most one use per secondary item, one variable per colour it takes; \
+             at most one pairwise up to {} literals, a sequential counter beyond",
+            xc_sat::PAIRWISE_MAX
+        ),
+    ];
+    comments.extend((0..options).map(|o| format!("v {} {}", o + 1, inst.option_text(o))));
+    comments.extend(cnf.colour_vars.iter().map(|&(var, item, colour)| {
+        let colour = &inst.colours[colour as usize - 1];
+        format!("v {} {}:{colour}", var + 1, inst.names[item])
+    }));
+    if cnf.vars > options + cnf.colour_vars.len() {
+        comments.push(format!(
+            "every other variable above {options}: an auxiliary of a sequential counter"
+        ));
+    }
+    Ok((comments, cnf))
+}
+
 /// Refuses a directory holding `.cnf` files, or with `force` deletes them.
 fn clear_old_formulas(dir: &Path, force: bool) -> Result<()> {
     let reading = || format!("reading {}", dir.display());
@@ -134,6 +236,9 @@ fn clear_old_formulas(dir: &Path, force: bool) -> Result<()> {
 
 /// `sudobench cnf`.
 pub fn cnf(args: &CnfArgs) -> Result<bool> {
+    if super::xc::wanted(&args.puzzles) {
+        return exact_cover(args);
+    }
     let encoding = args.encoding;
     let mut formula = Formula::new();
     let mut items = records(&args.puzzles);

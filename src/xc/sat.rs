@@ -107,11 +107,22 @@ fn literals(instance: &Instance) -> u64 {
     literals
 }
 
-/// An exact-cover instance as CNF: the clauses, and the number of variables they use (the
-/// first ones are the option variables, in option order).
-struct Cnf {
-    vars: usize,
-    clauses: Vec<Vec<Lit>>,
+/// An exact-cover instance as CNF (see the module docs): what the SAT backends solve, and what
+/// `sudobench cnf` writes for an exact-cover file.
+#[derive(Clone, Debug)]
+pub struct Cnf {
+    /// The variables used: the option variables first, in option order, then the others.
+    pub vars: usize,
+    pub clauses: Vec<Vec<Lit>>,
+    /// The variables past the options that stand for "secondary item `.0` has colour `.1`"
+    /// (an index into [`Instance::colours`], from 1), as (variable, item, colour); every
+    /// other variable past the options belongs to a sequential counter.
+    pub colour_vars: Vec<(usize, usize, u32)>,
+}
+
+/// The CNF of `instance`, or `None` when it would be [`too_large`].
+pub fn cnf(instance: &Instance) -> Option<Cnf> {
+    (!too_large(instance)).then(|| encode(instance))
 }
 
 /// A new variable after the `vars` in use.
@@ -129,6 +140,7 @@ fn option_lit(o: usize) -> Lit {
 fn encode(instance: &Instance) -> Cnf {
     let mut vars = instance.options.len();
     let mut clauses: Vec<Vec<Lit>> = Vec::new();
+    let mut colour_vars = Vec::new();
     let x = option_lit;
     // Per item: its uncoloured options, and its options per colour.
     let mut plain: Vec<Vec<Lit>> = vec![Vec::new(); instance.items()];
@@ -153,6 +165,7 @@ fn encode(instance: &Instance) -> Cnf {
             while k < uses.len() {
                 let c = uses[k].0;
                 let y = fresh(&mut vars);
+                colour_vars.push((y.index(), i, c));
                 while k < uses.len() && uses[k].0 == c {
                     clauses.push(vec![!uses[k].1, y]);
                     k += 1;
@@ -167,7 +180,11 @@ fn encode(instance: &Instance) -> Cnf {
             |clause| clauses.push(clause.to_vec()),
         );
     }
-    Cnf { vars, clauses }
+    Cnf {
+        vars,
+        clauses,
+        colour_vars,
+    }
 }
 
 /// Cubes are split further while there are fewer than this many …

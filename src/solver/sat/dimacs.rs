@@ -44,6 +44,20 @@ pub fn write(
     )
 }
 
+/// Writes `clauses` over `vars` variables as DIMACS CNF, after `comments` (one `c` line
+/// each): any formula, such as the exact-cover CNF (`xc::sat::Cnf`).
+pub fn write_clauses(
+    out: &mut dyn Write,
+    vars: usize,
+    clauses: &[Vec<Lit>],
+    comments: &[String],
+) -> io::Result<()> {
+    for line in comments {
+        writeln!(out, "c {line}")?;
+    }
+    body(out, vars, clauses.len(), clauses.iter().map(Vec::as_slice))
+}
+
 /// The header `p cnf VARS CLAUSES` and one line per clause, ending in `0`.
 fn body<'a>(
     out: &mut dyn Write,
