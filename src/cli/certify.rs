@@ -213,6 +213,7 @@ fn row(format: CertifyFormat, record: &Record, c: &Certified, ok: bool, reason: 
 
 /// `sudobench certify`.
 pub fn certify(args: &CertifyArgs) -> Result<bool> {
+    super::xc::refuse("certify", &args.files)?;
     let before = match &args.resume {
         Some(path) => certified_before(path)?,
         None => HashSet::new(),

@@ -115,6 +115,7 @@ fn summary_csv(source: &str, s: &Summary, symmetries: u32) -> String {
 
 /// `sudobench grade`.
 pub fn grade(args: &GradeArgs) -> Result<bool> {
+    super::xc::refuse("grade", &args.files)?;
     // A grader that cannot be built is a usage error before any output.
     Grader::new(args.symmetries, args.seed)?;
     let mut out = Output::stdout();

@@ -251,6 +251,7 @@ fn accepted<'a>(
 
 /// `sudobench verify`.
 pub fn verify(args: &VerifyArgs) -> Result<bool> {
+    super::xc::refuse("verify", &args.files)?;
     let options = args.settings.options();
     let named = args.backend.as_deref();
     let mut backends = vec![super::by_order::backend(named, &options)?];

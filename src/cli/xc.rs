@@ -88,11 +88,32 @@ fn whole_lines(start: &[u8]) -> String {
 /// Whether `files` make an exact-cover run: a file named so, or one (standard input
 /// included, `-`) whose data starts like Knuth's format.
 pub fn wanted(files: &[String]) -> bool {
-    files.iter().any(|f| has_extension(f))
-        || files.iter().any(|f| {
-            let start = if f == "-" { stdin_head() } else { head(f) };
-            start.is_some_and(|t| xc::knuth::looks_like(&t))
+    first_instance(files).is_some()
+}
+
+/// The first of `files` that is an exact-cover instance (see [`wanted`]).
+fn first_instance(files: &[String]) -> Option<&str> {
+    let by_name = files.iter().find(|f| has_extension(f));
+    by_name
+        .or_else(|| {
+            files.iter().find(|f| {
+                let start = if *f == "-" { stdin_head() } else { head(f) };
+                start.is_some_and(|t| xc::knuth::looks_like(&t))
+            })
         })
+        .map(String::as_str)
+}
+
+/// Refuses exact-cover files for a command that takes Sudoku puzzles only, naming the file
+/// and the commands that take them (rather than one error per line of the instance).
+pub fn refuse(command: &str, files: &[String]) -> Result<()> {
+    match first_instance(files) {
+        None => Ok(()),
+        Some(file) => bail!(
+            "{command} takes Sudoku puzzles; {file} is an exact-cover instance (count, solve, \
+             bench and cnf take those)"
+        ),
+    }
 }
 
 /// The exact-cover backend of `solve` and `count`: the one named, or `dlx`.

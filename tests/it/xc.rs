@@ -631,3 +631,26 @@ fn cnf_writes_the_exact_cover_formula_for_any_sat_solver() {
         sudobench::solver::sat::dimacs::parse(&text).unwrap();
     }
 }
+
+/// The commands that take Sudoku puzzles only refuse an exact-cover file by name (exit 2),
+/// from a path or on standard input, instead of one malformed-puzzle error per line.
+#[test]
+fn sudoku_only_commands_refuse_an_exact_cover_file_by_name() {
+    let file = Path::new(ROOT).join("data/xc/queens-8.dlx");
+    let file = file.to_str().unwrap();
+    let text = std::fs::read(file).unwrap();
+    for command in ["verify", "certify", "grade"] {
+        for (arg, input) in [(file, &[][..]), ("-", &text[..])] {
+            let out = run(&[command, arg], input);
+            assert_eq!(out.status.code(), Some(2), "{command} {arg}");
+            assert!(stdout(&out).is_empty(), "{command} {arg}");
+            assert_eq!(
+                crate::common::stderr(&out).trim_end(),
+                format!(
+                    "sudobench: error: {command} takes Sudoku puzzles; {arg} is an exact-cover \
+                     instance (count, solve, bench and cnf take those)"
+                ),
+            );
+        }
+    }
+}
