@@ -448,7 +448,7 @@ impl ExactCover {
             // Forward: a new level (Knuth's X2–X5).
             stats.nodes += 1;
             let mut stop = false;
-            if stats.nodes > max_nodes {
+            if stats.nodes > max_nodes || crate::deadline::due(stats.nodes) {
                 complete = false;
                 stop = true;
             } else if self.rlink[0] == 0 {

@@ -421,7 +421,14 @@ pub fn bench(args: &BenchArgs) -> Result<bool> {
     if super::xc::wanted(&args.files) {
         let mut names = args.backends.clone();
         names.extend(args.backend.iter().cloned());
-        return super::xc::bench(&names, &args.files, args.settings.max_nodes, args.format);
+        let budget = args.config()?.time_budget;
+        return super::xc::bench(
+            &names,
+            &args.files,
+            args.settings.max_nodes,
+            budget,
+            args.format,
+        );
     }
     let (_, _, clean) = run_sets(args, true)?;
     Ok(clean)

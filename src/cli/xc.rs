@@ -15,6 +15,7 @@ use std::collections::HashSet;
 use std::hash::BuildHasher;
 use std::io::Read;
 use std::time::Instant;
+use sudobench::deadline::within;
 use sudobench::xc::{self, check::check, Instance, Limit};
 
 /// Arguments of `sudobench xc`.
@@ -356,6 +357,7 @@ pub fn bench(
     backends: &[String],
     files: &[String],
     max_nodes: Option<u64>,
+    time_budget: Option<std::time::Duration>,
     format: Format,
 ) -> Result<bool> {
     let mut chosen: Vec<&str> = Vec::new();
@@ -390,7 +392,9 @@ pub fn bench(
             .iter()
             .map(|b| match xc::unsupported(b, &inst) {
                 Some(why) => Err(why),
-                None => Ok(run_hashed(b, &inst, Limit::All, max_nodes, 0, &hasher)),
+                None => Ok(within(time_budget, || {
+                    run_hashed(b, &inst, Limit::All, max_nodes, 0, &hasher)
+                })),
             })
             .collect();
         let mut names: Vec<&str> = chosen.clone();
@@ -402,14 +406,9 @@ pub fn bench(
                 .iter()
                 .find(|r| !chosen.contains(r) && xc::unsupported(r, &inst).is_none())
             {
-                runs.push(Ok(run_hashed(
-                    referee,
-                    &inst,
-                    Limit::All,
-                    max_nodes,
-                    0,
-                    &hasher,
-                )));
+                runs.push(Ok(within(time_budget, || {
+                    run_hashed(referee, &inst, Limit::All, max_nodes, 0, &hasher)
+                })));
                 names.push(referee);
             }
         }

@@ -282,7 +282,7 @@ pub fn search<E: Engine>(engine: &mut E, instance: &Instance, mut t: Tally) -> F
     'cubes: for cube in cubes(instance) {
         let assumed: Vec<Lit> = cube.iter().map(|&o| lit(option_lit(o))).collect();
         loop {
-            if !t.count_node() {
+            if !t.count_call() {
                 break 'cubes;
             }
             match session.solve_under(&assumed) {

@@ -88,6 +88,17 @@ impl<'a> Tally<'a> {
         f.complete
     }
 
+    /// [`count_node`](Tally::count_node) for a node that is a whole solver call (the SAT
+    /// backends): the clock is read at every one, since one call can take a second where a
+    /// search node takes a microsecond.
+    #[inline]
+    pub fn count_call(&mut self) -> bool {
+        if self.count_node() && crate::deadline::passed() {
+            self.found.complete = false;
+        }
+        self.found.complete
+    }
+
     /// Counts `solution` and shows it to the visitor; true if that reaches the limit.
     #[inline]
     pub fn count_solution(&mut self, solution: &[usize]) -> bool {

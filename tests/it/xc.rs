@@ -654,3 +654,33 @@ fn sudoku_only_commands_refuse_an_exact_cover_file_by_name() {
         }
     }
 }
+
+/// `bench` gives each backend `--time-budget` seconds per instance, the SAT backends
+/// included (their nodes are whole solver calls, seconds each on the large packings): on the
+/// 6×10 packing, which none counts in full within 0.2 s, every row is `incomplete`, with a
+/// lower bound below the 9,356 solutions, and the run is no failure.
+#[test]
+fn bench_stops_every_backend_at_its_time_budget() {
+    let file = Path::new(ROOT).join("data/xc/pentominoes-6-10.dlx");
+    let out = run(
+        &[
+            "bench",
+            "--backends",
+            "dlx,basic,sat-batsat",
+            "--time-budget",
+            "0.2",
+            "--format",
+            "csv",
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    crate::common::assert_success(&out);
+    let lines = stdout(&out);
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for line in &lines[1..] {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!((f[3], f[8]), ("false", "incomplete"), "{line}");
+        assert!(f[2].parse::<u64>().unwrap() < 9356, "{line}");
+    }
+}
