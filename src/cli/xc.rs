@@ -16,6 +16,7 @@ use std::hash::BuildHasher;
 use std::io::Read;
 use std::time::Instant;
 use sudobench::deadline::within;
+use sudobench::solver::{Clock, Stopwatch};
 use sudobench::xc::{self, check::check, Instance, Limit};
 
 /// Arguments of `sudobench xc`.
@@ -154,7 +155,12 @@ struct Run {
 }
 
 fn run(backend: &str, inst: &Instance, limit: Limit, max_nodes: Option<u64>, keep: usize) -> Run {
-    run_hashed(backend, inst, limit, max_nodes, keep, &RandomState::new())
+    let budget = Budget {
+        max_nodes,
+        time: None,
+        clock: Clock::Wall,
+    };
+    run_hashed(backend, inst, limit, budget, keep, &RandomState::new())
 }
 
 /// [`run`], hashing solutions with `hasher` (one hasher for every backend of an instance, so
@@ -163,13 +169,14 @@ fn run_hashed(
     backend: &str,
     inst: &Instance,
     limit: Limit,
-    max_nodes: Option<u64>,
+    budget: Budget,
     keep: usize,
     hasher: &RandomState,
 ) -> Run {
     let mut wrong = None;
     let mut seen: HashSet<u64> = HashSet::new();
-    let start = Instant::now();
+    let start = Stopwatch::start(budget.clock);
+    let max_nodes = budget.max_nodes;
     let found = xc::run(backend, inst, limit, max_nodes, keep, &mut |s| {
         if let Err(e) = check(inst, s) {
             wrong.get_or_insert_with(|| format!("{e} (solution: {})", inst.solution_text(s)));
@@ -336,6 +343,18 @@ pub fn solve(
     })
 }
 
+/// What each backend of an exact-cover bench may spend on an instance, and the clock its time
+/// is measured by.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Search nodes (solver calls for the SAT backends).
+    pub max_nodes: Option<u64>,
+    /// Time (`None`: no limit).
+    pub time: Option<std::time::Duration>,
+    /// The clock of the `seconds` column (the calling thread's CPU time, or wall-clock time).
+    pub clock: Clock,
+}
+
 /// One row of the exact-cover bench.
 #[derive(serde::Serialize)]
 struct Row {
@@ -348,6 +367,8 @@ struct Row {
     seconds: f64,
     solutions_per_sec: f64,
     check: String,
+    /// The clock of `seconds`: `cpu` or `wall`.
+    clock: &'static str,
 }
 
 /// `bench` on exact-cover files: every backend counts every solution of every instance;
@@ -356,10 +377,10 @@ struct Row {
 pub fn bench(
     backends: &[String],
     files: &[String],
-    max_nodes: Option<u64>,
-    time_budget: Option<std::time::Duration>,
+    budget: Budget,
     format: Format,
 ) -> Result<bool> {
+    let (time_budget, clock) = (budget.time, budget.clock);
     let mut chosen: Vec<&str> = Vec::new();
     for b in backends {
         match b.trim() {
@@ -393,7 +414,7 @@ pub fn bench(
             .map(|b| match xc::unsupported(b, &inst) {
                 Some(why) => Err(why),
                 None => Ok(within(time_budget, || {
-                    run_hashed(b, &inst, Limit::All, max_nodes, 0, &hasher)
+                    run_hashed(b, &inst, Limit::All, budget, 0, &hasher)
                 })),
             })
             .collect();
@@ -407,7 +428,7 @@ pub fn bench(
                 .find(|r| !chosen.contains(r) && xc::unsupported(r, &inst).is_none())
             {
                 runs.push(Ok(within(time_budget, || {
-                    run_hashed(referee, &inst, Limit::All, max_nodes, 0, &hasher)
+                    run_hashed(referee, &inst, Limit::All, budget, 0, &hasher)
                 })));
                 names.push(referee);
             }
@@ -432,6 +453,7 @@ pub fn bench(
                         updates: 0,
                         seconds: 0.0,
                         solutions_per_sec: 0.0,
+                        clock: clock.name(),
                         check: format!("unsupported: {}", why.label()),
                     });
                     continue;
@@ -471,6 +493,7 @@ pub fn bench(
                 updates: r.found.updates,
                 seconds: r.seconds,
                 solutions_per_sec,
+                clock: clock.name(),
                 check,
             });
         }
@@ -490,12 +513,18 @@ pub fn bench(
                 .unwrap_or(7)
                 .max(7);
             out.line(&format!(
-                "{:<width$}  {:<name$} {:>12} {:>14} {:>16} {:>10} {:>13}  check",
-                "instance", "backend", "solutions", "nodes", "updates", "seconds", "solutions/s"
+                "{:<width$}  {:<name$} {:>12} {:>14} {:>16} {:>12} {:>13}  check",
+                "instance",
+                "backend",
+                "solutions",
+                "nodes",
+                "updates",
+                format!("{} seconds", clock.name()),
+                "solutions/s"
             ));
             for r in &rows {
                 out.line(&format!(
-                    "{:<width$}  {:<name$} {:>12} {:>14} {:>16} {:>10.3} {:>13.0}  {}",
+                    "{:<width$}  {:<name$} {:>12} {:>14} {:>16} {:>12.3} {:>13.0}  {}",
                     r.instance,
                     r.backend,
                     if r.complete {

@@ -192,14 +192,14 @@ fn bench_cross_checks_backends_and_the_files_counts() {
     let lines = stdout(&out);
     assert_eq!(
         lines[0],
-        "instance,backend,solutions,complete,nodes,updates,seconds,solutions_per_sec,check"
+        "instance,backend,solutions,complete,nodes,updates,seconds,solutions_per_sec,check,clock"
     );
     // No disagreement, so no referee rows.
     assert_eq!(lines.len(), 1 + 3 * small.len());
     for line in &lines[1..] {
         let f: Vec<&str> = line.split(',').collect();
         assert_eq!(f[2], stated_count(f[0]).to_string(), "{line}");
-        assert_eq!((f[3], f[8]), ("true", "ok"), "{line}");
+        assert_eq!((f[3], f[8], f[9]), ("true", "ok", "cpu"), "{line}");
     }
     // The same rows as JSON lines.
     let mut args = vec!["bench", "--backends", "dlx,basic,sat", "--format", "json"];
@@ -215,6 +215,7 @@ fn bench_cross_checks_backends_and_the_files_counts() {
         assert_eq!(v["solutions"].as_u64().unwrap().to_string(), f[2]);
         assert_eq!(v["nodes"].as_u64().unwrap().to_string(), f[4]);
         assert_eq!(v["check"], "ok");
+        assert_eq!(v["clock"], "cpu");
     }
     // DLX and the oracle branch alike (MRV, first item on ties): the same node counts.
     for pair in lines[1..].chunks(3) {
@@ -683,4 +684,43 @@ fn bench_stops_every_backend_at_its_time_budget() {
         assert_eq!((f[3], f[8]), ("false", "incomplete"), "{line}");
         assert!(f[2].parse::<u64>().unwrap() < 9356, "{line}");
     }
+    // The flags of Sudoku sets are refused, not ignored; `--clock` names the clock.
+    let file = file.to_str().unwrap();
+    for flag in [
+        &["--limit", "1"][..],
+        &["--threads", "2"],
+        &["--sample", "3"],
+        &["--transform", "7"],
+        &["--shard", "1/2"],
+        &["--encoding", "minimal"],
+    ] {
+        let mut args = vec!["bench", "--backends", "dlx"];
+        args.extend(flag);
+        args.push(file);
+        let out = run(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{flag:?}");
+        assert!(
+            crate::common::stderr(&out).contains("is for Sudoku data sets"),
+            "{flag:?}: {}",
+            crate::common::stderr(&out)
+        );
+    }
+    let queens = Path::new(ROOT).join("data/xc/queens-8.dlx");
+    let out = run(
+        &[
+            "bench",
+            "--backends",
+            "dlx",
+            "--clock",
+            "wall",
+            queens.to_str().unwrap(),
+        ],
+        b"",
+    );
+    crate::common::assert_success(&out);
+    assert!(
+        stdout(&out)[0].contains("wall seconds"),
+        "{:?}",
+        stdout(&out)
+    );
 }
