@@ -419,8 +419,7 @@ fn of_other_order(file: &str) -> bool {
 /// `sudobench bench`.
 pub fn bench(args: &BenchArgs) -> Result<bool> {
     if super::xc::wanted(&args.files) {
-        // Flags of Sudoku sets are refused rather than ignored.
-        let sudoku_only = [
+        super::xc::refuse_flags(&[
             ("--limit 1", args.limit != 2),
             ("--threads", args.threads > 1),
             ("--sample", args.sample.is_some()),
@@ -428,13 +427,7 @@ pub fn bench(args: &BenchArgs) -> Result<bool> {
             ("--shard", args.shard.is_some()),
             ("--encoding", args.settings.encoding.is_some()),
             ("--iterations", args.settings.iterations.is_some()),
-        ];
-        if let Some((flag, _)) = sudoku_only.iter().find(|(_, given)| *given) {
-            bail!(
-                "{flag} is for Sudoku data sets; bench on exact-cover files counts every \
-                 solution of each instance on one thread"
-            );
-        }
+        ])?;
         let mut names = args.backends.clone();
         names.extend(args.backend.iter().cloned());
         let budget = args.config()?.time_budget;

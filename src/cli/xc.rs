@@ -106,6 +106,17 @@ fn first_instance(files: &[String]) -> Option<&str> {
         .map(String::as_str)
 }
 
+/// Refuses the first of `flags` (name, whether given) that was given: a flag of Sudoku runs
+/// on exact-cover files is an error, not ignored.
+pub fn refuse_flags(flags: &[(&str, bool)]) -> Result<()> {
+    match flags.iter().find(|(_, given)| *given) {
+        None => Ok(()),
+        Some((flag, _)) => {
+            bail!("{flag} is for Sudoku puzzles, not exact-cover files (see docs/exact-cover.md)")
+        }
+    }
+}
+
 /// Refuses exact-cover files for a command that takes Sudoku puzzles only, naming the file
 /// and the commands that take them (rather than one error per line of the instance).
 pub fn refuse(command: &str, files: &[String]) -> Result<()> {

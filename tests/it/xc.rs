@@ -684,8 +684,17 @@ fn bench_stops_every_backend_at_its_time_budget() {
         assert_eq!((f[3], f[8]), ("false", "incomplete"), "{line}");
         assert!(f[2].parse::<u64>().unwrap() < 9356, "{line}");
     }
-    // The flags of Sudoku sets are refused, not ignored; `--clock` names the clock.
+    // The flags of Sudoku sets are refused, not ignored (by count and solve too); `--clock`
+    // names the clock.
     let file = file.to_str().unwrap();
+    for command in ["count", "solve"] {
+        for flag in [["--encoding", "minimal"], ["--iterations", "5"]] {
+            let out = run(&[command, flag[0], flag[1], file], b"");
+            assert_eq!(out.status.code(), Some(2), "{command} {flag:?}");
+        }
+    }
+    let out = run(&["solve", "--threads", "2", file], b"");
+    assert_eq!(out.status.code(), Some(2));
     for flag in [
         &["--limit", "1"][..],
         &["--threads", "2"],
@@ -700,7 +709,7 @@ fn bench_stops_every_backend_at_its_time_budget() {
         let out = run(&args, b"");
         assert_eq!(out.status.code(), Some(2), "{flag:?}");
         assert!(
-            crate::common::stderr(&out).contains("is for Sudoku data sets"),
+            crate::common::stderr(&out).contains("is for Sudoku puzzles, not exact-cover files"),
             "{flag:?}: {}",
             crate::common::stderr(&out)
         );
