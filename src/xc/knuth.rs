@@ -106,7 +106,7 @@ pub enum ErrorKind {
 
 /// An error in an instance file, with where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {kind}")]
+#[error("{file}{}: {kind}", at_line(*line))]
 pub struct KnuthError {
     /// The file name as given.
     pub file: String,
@@ -114,6 +114,14 @@ pub struct KnuthError {
     pub line: u64,
     /// What is wrong.
     pub kind: ErrorKind,
+}
+
+/// `:LINE`, or nothing for an error of the whole file (line 0).
+fn at_line(line: u64) -> String {
+    match line {
+        0 => String::new(),
+        n => format!(":{n}"),
+    }
 }
 
 /// Checks one name (an item's or a colour's).

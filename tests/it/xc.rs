@@ -347,7 +347,7 @@ fn malformed_instances_name_file_line_and_item_and_the_run_goes_on() {
     let out = run(&["count", "no/such/file.dlx"], b"");
     let lines = stdout(&out);
     assert!(
-        lines[0].starts_with("error: no/such/file.dlx:0: cannot read"),
+        lines[0].starts_with("error: no/such/file.dlx: cannot read"),
         "{lines:?}"
     );
     assert_eq!(out.status.code(), Some(1));
