@@ -137,8 +137,15 @@ fn exact_cover(args: &CnfArgs) -> Result<bool> {
         };
         let stdout = io::stdout();
         let mut out = BufWriter::new(stdout.lock());
-        let written = dimacs::write_clauses(&mut out, cnf.1.vars, &cnf.1.clauses, &cnf.0)
-            .and_then(|()| out.flush());
+        let (comments, cnf) = cnf;
+        let written = dimacs::write_clauses(
+            &mut out,
+            cnf.vars,
+            cnf.num_clauses(),
+            cnf.clauses(),
+            &comments,
+        )
+        .and_then(|()| out.flush());
         match written {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(true),
             other => other?,
@@ -160,14 +167,20 @@ fn exact_cover(args: &CnfArgs) -> Result<bool> {
                 let f =
                     File::create(&path).with_context(|| format!("creating {}", path.display()))?;
                 let mut w = BufWriter::new(f);
-                dimacs::write_clauses(&mut w, cnf.vars, &cnf.clauses, &comments)
-                    .and_then(|()| w.flush())
-                    .with_context(|| format!("writing {}", path.display()))?;
+                dimacs::write_clauses(
+                    &mut w,
+                    cnf.vars,
+                    cnf.num_clauses(),
+                    cnf.clauses(),
+                    &comments,
+                )
+                .and_then(|()| w.flush())
+                .with_context(|| format!("writing {}", path.display()))?;
                 listing.line(&format!(
                     "{} {} variables {} clauses",
                     path.display(),
                     cnf.vars,
-                    cnf.clauses.len()
+                    cnf.num_clauses()
                 ));
             }
         }

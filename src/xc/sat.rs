@@ -62,10 +62,11 @@ pub fn at_most_one_clauses(
     clause(&[!lits[n - 1], !s[n - 2]]);
 }
 
-/// The most literals a CNF of this backend may hold: about 1 GB of solver memory. The
-/// bundled instances need at most 2.6 million (the 6×10 pentomino packing); a dense instance
-/// of 3,000 options of 3,000 items each would need 63 million and took 4–6 GB before the
-/// first solver call.
+/// The most literals a CNF of this backend may hold. Near it (28.6 million literals, 14.3
+/// million binary clauses) a run took 0.3 GB (`sat`), 0.6 GB (`sat-batsat`) and 1.4 GB
+/// (`sat-cadical`) at its peak. The bundled instances need at most 2.6 million (the 6×10
+/// pentomino packing); a dense instance of 3,000 options of 3,000 items each would need 63
+/// million, and took 4–6 GB before the first solver call when nothing refused it.
 pub const MAX_LITERALS: u64 = 1 << 25;
 
 /// Whether the CNF of `instance` (see the module docs) would hold more than
@@ -113,11 +114,35 @@ fn literals(instance: &Instance) -> u64 {
 pub struct Cnf {
     /// The variables used: the option variables first, in option order, then the others.
     pub vars: usize,
-    pub clauses: Vec<Vec<Lit>>,
+    /// The clauses' literals one after another (in one buffer: a `Vec` per clause took
+    /// about 56 bytes per binary clause, most of the memory near [`MAX_LITERALS`]).
+    lits: Vec<Lit>,
+    /// Where each clause ends in `lits`.
+    ends: Vec<u32>,
     /// The variables past the options that stand for "secondary item `.0` has colour `.1`"
     /// (an index into [`Instance::colours`], from 1), as (variable, item, colour); every
     /// other variable past the options belongs to a sequential counter.
     pub colour_vars: Vec<(usize, usize, u32)>,
+}
+
+impl Cnf {
+    /// The clauses, in order.
+    pub fn clauses(&self) -> impl Iterator<Item = &[Lit]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(from, &to)| &self.lits[from as usize..to as usize])
+    }
+
+    /// How many clauses there are.
+    pub fn num_clauses(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn push(&mut self, clause: &[Lit]) {
+        self.lits.extend_from_slice(clause);
+        self.ends.push(self.lits.len() as u32);
+    }
 }
 
 /// The CNF of `instance`, or `None` when it would be [`too_large`].
@@ -139,8 +164,12 @@ fn option_lit(o: usize) -> Lit {
 /// Encodes `instance` (see the module docs).
 fn encode(instance: &Instance) -> Cnf {
     let mut vars = instance.options.len();
-    let mut clauses: Vec<Vec<Lit>> = Vec::new();
-    let mut colour_vars = Vec::new();
+    let mut cnf = Cnf {
+        vars: 0,
+        lits: Vec::new(),
+        ends: Vec::new(),
+        colour_vars: Vec::new(),
+    };
     let x = option_lit;
     // Per item: its uncoloured options, and its options per colour.
     let mut plain: Vec<Vec<Lit>> = vec![Vec::new(); instance.items()];
@@ -157,7 +186,7 @@ fn encode(instance: &Instance) -> Cnf {
     for i in 0..instance.items() {
         let mut group = std::mem::take(&mut plain[i]);
         if i < instance.primary {
-            clauses.push(group.clone());
+            cnf.push(&group);
         } else {
             let mut uses = std::mem::take(&mut coloured[i]);
             uses.sort_by_key(|&(c, _)| c);
@@ -165,9 +194,9 @@ fn encode(instance: &Instance) -> Cnf {
             while k < uses.len() {
                 let c = uses[k].0;
                 let y = fresh(&mut vars);
-                colour_vars.push((y.index(), i, c));
+                cnf.colour_vars.push((y.index(), i, c));
                 while k < uses.len() && uses[k].0 == c {
-                    clauses.push(vec![!uses[k].1, y]);
+                    cnf.push(&[!uses[k].1, y]);
                     k += 1;
                 }
                 group.push(y);
@@ -177,14 +206,11 @@ fn encode(instance: &Instance) -> Cnf {
             &group,
             PAIRWISE_MAX,
             || fresh(&mut vars),
-            |clause| clauses.push(clause.to_vec()),
+            |clause| cnf.push(clause),
         );
     }
-    Cnf {
-        vars,
-        clauses,
-        colour_vars,
-    }
+    cnf.vars = vars;
+    cnf
 }
 
 /// Cubes are split further while there are fewer than this many …
@@ -272,7 +298,7 @@ pub fn search<E: Engine>(engine: &mut E, instance: &Instance, mut t: Tally) -> F
     let lit = |l: Lit| if flip { !l } else { l };
     let mut session = engine.session(cnf.vars);
     let mut scratch: Vec<Lit> = Vec::new();
-    for clause in &cnf.clauses {
+    for clause in cnf.clauses() {
         scratch.clear();
         scratch.extend(clause.iter().map(|&l| lit(l)));
         session.add_clause(&scratch);
@@ -333,7 +359,7 @@ mod tests {
         instances.push(Instance::parse("wide.dlx", text.as_bytes()).expect("test instance"));
         assert!(instances.len() >= 10);
         for inst in &instances {
-            let encoded: usize = encode(inst).clauses.iter().map(Vec::len).sum();
+            let encoded: usize = encode(inst).clauses().map(<[Lit]>::len).sum();
             assert_eq!(literals(inst), encoded as u64, "{}", inst.source);
             assert!(!too_large(inst), "{}", inst.source);
         }

@@ -44,18 +44,19 @@ pub fn write(
     )
 }
 
-/// Writes `clauses` over `vars` variables as DIMACS CNF, after `comments` (one `c` line
-/// each): any formula, such as the exact-cover CNF (`xc::sat::Cnf`).
-pub fn write_clauses(
+/// Writes the `count` `clauses` over `vars` variables as DIMACS CNF, after `comments` (one
+/// `c` line each): any formula, such as the exact-cover CNF (`xc::sat::Cnf`).
+pub fn write_clauses<'a>(
     out: &mut dyn Write,
     vars: usize,
-    clauses: &[Vec<Lit>],
+    count: usize,
+    clauses: impl Iterator<Item = &'a [Lit]>,
     comments: &[String],
 ) -> io::Result<()> {
     for line in comments {
         writeln!(out, "c {line}")?;
     }
-    body(out, vars, clauses.len(), clauses.iter().map(Vec::as_slice))
+    body(out, vars, count, clauses)
 }
 
 /// The header `p cnf VARS CLAUSES` and one line per clause, ending in `0`.
