@@ -119,8 +119,8 @@ pub struct Cnf {
     lits: Vec<Lit>,
     /// Where each clause ends in `lits`.
     ends: Vec<u32>,
-    /// The variables past the options that stand for "secondary item `.0` has colour `.1`"
-    /// (an index into [`Instance::colours`], from 1), as (variable, item, colour); every
+    /// The variables past the options that say "this secondary item has this colour", as
+    /// (variable, item, colour), the colour an index into [`Instance::colours`] from 1; every
     /// other variable past the options belongs to a sequential counter.
     pub colour_vars: Vec<(usize, usize, u32)>,
 }
