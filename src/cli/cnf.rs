@@ -135,52 +135,60 @@ fn exact_cover(args: &CnfArgs) -> Result<bool> {
                 return Ok(false);
             }
         };
-        let stdout = io::stdout();
-        let mut out = BufWriter::new(stdout.lock());
-        let (comments, cnf) = cnf;
-        let written = dimacs::write_clauses(
-            &mut out,
-            cnf.vars,
-            cnf.num_clauses(),
-            cnf.clauses(),
-            &comments,
-        )
-        .and_then(|()| out.flush());
-        match written {
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(true),
-            other => other?,
-        }
+        to_stdout(|out| write_xc(out, &cnf).map(|_| ()))?;
         return Ok(true);
     };
+    let formulas = files.iter().map(|file| xc_formula(file));
+    into_directory(dir, args.force, formulas, |out, cnf| write_xc(out, &cnf))
+}
+
+/// Writes an exact-cover formula and its comments; its variables and clauses.
+fn write_xc(out: &mut dyn Write, (comments, cnf): &XcFormula) -> io::Result<(usize, usize)> {
+    dimacs::write_clauses(out, cnf.vars, cnf.num_clauses(), cnf.clauses(), comments)?;
+    Ok((cnf.vars, cnf.num_clauses()))
+}
+
+/// Writes one formula to stdout; a reader that stops early (`| head`) is no error.
+fn to_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// Writes each formula of `items` into `dir` as `NNNNNN.cnf` (numbered from 1 in order),
+/// with a line per item on stdout (its file, variables and clauses, or its error line), each
+/// shown as soon as it is written; a closed output (`| head -1`) stops the run. True if
+/// every item was a formula.
+fn into_directory<T>(
+    dir: &Path,
+    force: bool,
+    items: impl Iterator<Item = std::result::Result<T, String>>,
+    mut write: impl FnMut(&mut dyn Write, T) -> io::Result<(usize, usize)>,
+) -> Result<bool> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    clear_old_formulas(dir, args.force)?;
+    clear_old_formulas(dir, force)?;
     let mut ok = true;
     let mut listing = super::output::Output::stdout();
-    for (i, file) in files.iter().enumerate() {
-        match xc_formula(file) {
+    for (i, item) in items.enumerate() {
+        match item {
             Err(line) => {
                 ok = false;
                 listing.line(&line);
             }
-            Ok((comments, cnf)) => {
+            Ok(formula) => {
                 let path = dir.join(format!("{:06}.cnf", i + 1));
-                let f =
+                let file =
                     File::create(&path).with_context(|| format!("creating {}", path.display()))?;
-                let mut w = BufWriter::new(f);
-                dimacs::write_clauses(
-                    &mut w,
-                    cnf.vars,
-                    cnf.num_clauses(),
-                    cnf.clauses(),
-                    &comments,
-                )
-                .and_then(|()| w.flush())
-                .with_context(|| format!("writing {}", path.display()))?;
+                let mut w = BufWriter::new(file);
+                let (vars, clauses) = write(&mut w, formula)
+                    .and_then(|size| w.flush().map(|()| size))
+                    .with_context(|| format!("writing {}", path.display()))?;
                 listing.line(&format!(
-                    "{} {} variables {} clauses",
-                    path.display(),
-                    cnf.vars,
-                    cnf.num_clauses()
+                    "{} {vars} variables {clauses} clauses",
+                    path.display()
                 ));
             }
         }
@@ -193,9 +201,12 @@ fn exact_cover(args: &CnfArgs) -> Result<bool> {
     Ok(ok)
 }
 
+/// An exact-cover formula's comment lines and its CNF.
+type XcFormula = (Vec<String>, xc_sat::Cnf);
+
 /// The CNF of the exact-cover instance in `file` and its comment lines (what each option and
 /// colour variable means), or the error line for the file.
-fn xc_formula(file: &str) -> std::result::Result<(Vec<String>, xc_sat::Cnf), String> {
+fn xc_formula(file: &str) -> std::result::Result<XcFormula, String> {
     let inst = Instance::read_path(file).map_err(|e| format!("error: {e}"))?;
     let cnf = xc_sat::cnf(&inst).ok_or_else(|| {
         format!("error: {file}: the CNF would be too large (more than 2^25 literals)")
@@ -265,15 +276,7 @@ pub fn cnf(args: &CnfArgs) -> Result<bool> {
                 false
             }
             Some(Ok(record)) => {
-                let stdout = io::stdout();
-                let mut out = BufWriter::new(stdout.lock());
-                let written = write_formula(&mut out, &mut formula, encoding, &record)
-                    .and_then(|_| out.flush());
-                match written {
-                    // A reader that stopped early (`| head`) is no error, and wants no more.
-                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(true),
-                    other => other?,
-                }
+                to_stdout(|out| write_formula(out, &mut formula, encoding, &record).map(|_| ()))?;
                 true
             }
         };
@@ -282,37 +285,8 @@ pub fn cnf(args: &CnfArgs) -> Result<bool> {
         }
         return Ok(ok);
     };
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    clear_old_formulas(dir, args.force)?;
-    let mut ok = true;
-    // Each file's line is shown as soon as it is written (a puzzle typed on standard input
-    // is answered at once); a closed output (`| head -1`) stops the run.
-    let mut listing = super::output::Output::stdout();
-    for (i, item) in items.enumerate() {
-        match item {
-            Err(e) => {
-                ok = false;
-                listing.line(&format!("error: {e}"));
-            }
-            Ok(record) => {
-                let path = dir.join(format!("{:06}.cnf", i + 1));
-                let file =
-                    File::create(&path).with_context(|| format!("creating {}", path.display()))?;
-                let mut w = BufWriter::new(file);
-                let (vars, clauses) = write_formula(&mut w, &mut formula, encoding, &record)
-                    .and_then(|size| w.flush().map(|()| size))
-                    .with_context(|| format!("writing {}", path.display()))?;
-                listing.line(&format!(
-                    "{} {vars} variables {clauses} clauses",
-                    path.display()
-                ));
-            }
-        }
-        listing.flush();
-        if !listing.is_open() {
-            break;
-        }
-    }
-    listing.finish()?;
-    Ok(ok)
+    let records = items.map(|item| item.map_err(|e| format!("error: {e}")));
+    into_directory(dir, args.force, records, |out, record| {
+        write_formula(out, &mut formula, encoding, &record)
+    })
 }
