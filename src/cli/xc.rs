@@ -174,8 +174,8 @@ fn run(backend: &str, inst: &Instance, limit: Limit, max_nodes: Option<u64>, kee
     run_hashed(backend, inst, limit, budget, keep, &RandomState::new())
 }
 
-/// [`run`], hashing solutions with `hasher` (one hasher for every backend of an instance, so
-/// their solutions can be pooled).
+/// [`run`] within `budget` (nodes and time, timed by its clock), hashing solutions with
+/// `hasher` (one hasher for every backend of an instance, so their solutions can be pooled).
 fn run_hashed(
     backend: &str,
     inst: &Instance,
@@ -187,15 +187,18 @@ fn run_hashed(
     let mut wrong = None;
     let mut seen: HashSet<u64> = HashSet::new();
     let start = Stopwatch::start(budget.clock);
-    let max_nodes = budget.max_nodes;
-    let found = xc::run(backend, inst, limit, max_nodes, keep, &mut |s| {
-        if let Err(e) = check(inst, s) {
-            wrong.get_or_insert_with(|| format!("{e} (solution: {})", inst.solution_text(s)));
-            return;
-        }
-        if !seen.insert(hasher.hash_one(s)) {
-            wrong.get_or_insert_with(|| format!("solution found twice: {}", inst.solution_text(s)));
-        }
+    let found = within(budget.time, || {
+        xc::run(backend, inst, limit, budget.max_nodes, keep, &mut |s| {
+            if let Err(e) = check(inst, s) {
+                wrong.get_or_insert_with(|| format!("{e} (solution: {})", inst.solution_text(s)));
+                return;
+            }
+            if !seen.insert(hasher.hash_one(s)) {
+                wrong.get_or_insert_with(|| {
+                    format!("solution found twice: {}", inst.solution_text(s))
+                });
+            }
+        })
     })
     .unwrap_or_default();
     let seconds = start.elapsed().as_secs_f64();
@@ -391,7 +394,7 @@ pub fn bench(
     budget: Budget,
     format: Format,
 ) -> Result<bool> {
-    let (time_budget, clock) = (budget.time, budget.clock);
+    let clock = budget.clock;
     let mut chosen: Vec<&str> = Vec::new();
     for b in backends {
         match b.trim() {
@@ -418,15 +421,14 @@ pub fn bench(
             }
             Ok(inst) => inst,
         };
-        // A backend that cannot take the instance (dlx1 and colours) gets no run.
+        // A backend that cannot take the instance (dlx1 and colours, or one whose tables
+        // would pass its size bound) gets no run.
         let hasher = RandomState::new();
         let mut runs: Vec<Result<Run, xc::Unsupported>> = chosen
             .iter()
             .map(|b| match xc::unsupported(b, &inst) {
                 Some(why) => Err(why),
-                None => Ok(within(time_budget, || {
-                    run_hashed(b, &inst, Limit::All, budget, 0, &hasher)
-                })),
+                None => Ok(run_hashed(b, &inst, Limit::All, budget, 0, &hasher)),
             })
             .collect();
         let mut names: Vec<&str> = chosen.clone();
@@ -438,9 +440,14 @@ pub fn bench(
                 .iter()
                 .find(|r| !chosen.contains(r) && xc::unsupported(r, &inst).is_none())
             {
-                runs.push(Ok(within(time_budget, || {
-                    run_hashed(referee, &inst, Limit::All, budget, 0, &hasher)
-                })));
+                runs.push(Ok(run_hashed(
+                    referee,
+                    &inst,
+                    Limit::All,
+                    budget,
+                    0,
+                    &hasher,
+                )));
                 names.push(referee);
             }
         }
