@@ -62,6 +62,16 @@ pub fn at_most_one_clauses(
     clause(&[!lits[n - 1], !s[n - 2]]);
 }
 
+/// The literals [`at_most_one_clauses`] writes for a group of `n`: pairwise, n(n − 1); the
+/// sequential counter, 2 + 6(n − 2) + 2.
+fn at_most_one_literals(n: u64, pairwise_max: usize) -> u64 {
+    if n <= pairwise_max as u64 {
+        n * n.saturating_sub(1)
+    } else {
+        6 * n - 8
+    }
+}
+
 /// The most literals a CNF of this backend may hold. Near it (28.6 million literals, 14.3
 /// million binary clauses) a run took 0.3 GB (`sat`), 0.6 GB (`sat-batsat`) and 1.4 GB
 /// (`sat-cadical`) at its peak. The bundled instances need at most 2.6 million (the 6×10
@@ -99,11 +109,7 @@ fn literals(instance: &Instance) -> u64 {
         if i < instance.primary {
             literals += group;
         }
-        literals += if group <= PAIRWISE_MAX as u64 {
-            group * group.saturating_sub(1)
-        } else {
-            6 * group - 8
-        };
+        literals += at_most_one_literals(group, PAIRWISE_MAX);
     }
     literals
 }
