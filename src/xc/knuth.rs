@@ -223,7 +223,7 @@ impl Instance {
         // Per item: the number (from 1) of the last option that named it.
         let mut last_option: Vec<usize> = Vec::new();
         // A UTF-8 byte-order mark at the very start (as some editors write) is skipped.
-        let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+        let bytes = bytes.strip_prefix(crate::util::BOM).unwrap_or(bytes);
         for (n, raw) in bytes.split(|&b| b == b'\n').enumerate() {
             let line = std::str::from_utf8(raw).map_err(|_| err(n, ErrorKind::Utf8))?;
             let t = line.trim();
