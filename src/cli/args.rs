@@ -111,6 +111,15 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 }
 
 impl BackendSettings {
+    /// The settings that only Sudoku backends read, as (flag, whether given): exact-cover
+    /// runs refuse them.
+    pub fn sudoku_only(&self) -> [(&'static str, bool); 2] {
+        [
+            ("--encoding", self.encoding.is_some()),
+            ("--iterations", self.iterations.is_some()),
+        ]
+    }
+
     /// The library options these flags stand for.
     pub fn options(&self) -> Options {
         let mut options = Options {

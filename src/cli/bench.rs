@@ -425,9 +425,8 @@ pub fn bench(args: &BenchArgs) -> Result<bool> {
             ("--sample", args.sample.is_some()),
             ("--transform", args.transform.is_some()),
             ("--shard", args.shard.is_some()),
-            ("--encoding", args.settings.encoding.is_some()),
-            ("--iterations", args.settings.iterations.is_some()),
         ])?;
+        super::xc::refuse_flags(&args.settings.sudoku_only())?;
         let mut names = args.backends.clone();
         names.extend(args.backend.iter().cloned());
         let budget = args.config()?.time_budget;

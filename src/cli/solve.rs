@@ -323,12 +323,8 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
         return super::closure::run(&args.backend, &args.files, args.pencilmarks, args.threads);
     }
     if super::xc::wanted(&args.files) {
-        let settings = &args.backend.settings;
-        super::xc::refuse_flags(&[
-            ("--threads", args.threads > 1),
-            ("--encoding", settings.encoding.is_some()),
-            ("--iterations", settings.iterations.is_some()),
-        ])?;
+        super::xc::refuse_flags(&[("--threads", args.threads > 1)])?;
+        super::xc::refuse_flags(&args.backend.settings.sudoku_only())?;
         let limit = args
             .limit
             .map_or(sudobench::xc::Limit::AtMost(1), |l| l.xc());
@@ -361,11 +357,7 @@ pub fn count(args: &CountArgs) -> Result<bool> {
                  files: `solve --limit N` prints the solutions"
             );
         }
-        let settings = &args.backend.settings;
-        super::xc::refuse_flags(&[
-            ("--encoding", settings.encoding.is_some()),
-            ("--iterations", settings.iterations.is_some()),
-        ])?;
+        super::xc::refuse_flags(&args.backend.settings.sudoku_only())?;
         let max_nodes = args.backend.settings.max_nodes;
         return super::xc::count(
             args.backend.backend.as_deref(),
