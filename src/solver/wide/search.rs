@@ -165,6 +165,8 @@ struct Hall {
     radj: Vec<u64>,
     /// Candidates to remove: cell and symbols.
     cuts: Vec<(u16, u64)>,
+    /// The symbols no cell is matched to.
+    free: u64,
 }
 
 impl Hall {
@@ -177,6 +179,7 @@ impl Hall {
             adj: vec![0; side],
             radj: vec![0; side],
             cuts: Vec::with_capacity(side),
+            free: 0,
         }
     }
 
@@ -184,12 +187,21 @@ impl Hall {
     /// path if need be.
     fn augment(&mut self, i: usize, seen: &mut u64) -> bool {
         let mut rest = self.masks[i] & !*seen;
+        // A free symbol ends the path at once, before any matched one is followed.
+        let free = rest & self.free;
+        if free != 0 {
+            let v = free.trailing_zeros() as usize;
+            self.free &= !(1 << v);
+            self.owner[v] = i as u8;
+            self.mate[i] = v as u8;
+            return true;
+        }
         while rest != 0 {
             let v = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             *seen |= 1 << v;
             let j = self.owner[v];
-            if j == u8::MAX || self.augment(j as usize, seen) {
+            if self.augment(j as usize, seen) {
                 self.owner[v] = i as u8;
                 self.mate[i] = v as u8;
                 return true;
@@ -626,6 +638,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
             return None;
         }
         hall.owner.fill(u8::MAX);
+        hall.free = u64::MAX;
         for i in 0..k {
             let mut seen = 0;
             if !hall.augment(i, &mut seen) {
