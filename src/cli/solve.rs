@@ -22,7 +22,7 @@ pub struct SolveArgs {
     #[arg(long)]
     first: bool,
     /// Stop at the logical closure (logic and logic-lc only) and print the partial grid.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "first")]
     no_guess: bool,
     /// With --no-guess: print the remaining candidates as a 729-character pencilmark line.
     #[arg(long, requires = "no_guess")]
@@ -316,14 +316,11 @@ fn lines(mode: Mode, limit: Limit) -> Lines {
 
 /// `sudobench solve`.
 pub fn solve(args: &SolveArgs) -> Result<bool> {
-    if args.no_guess && super::xc::wanted(&args.files) {
-        anyhow::bail!("--no-guess is for Sudoku files, not exact-cover ones");
-    }
-    if args.no_guess {
-        return super::closure::run(&args.backend, &args.files, args.pencilmarks, args.threads);
-    }
     if super::xc::wanted(&args.files) {
-        super::xc::refuse_flags(&[("--threads", args.threads > 1)])?;
+        super::xc::refuse_flags(&[
+            ("--no-guess", args.no_guess),
+            ("--threads", args.threads > 1),
+        ])?;
         super::xc::refuse_flags(&args.backend.settings.sudoku_only())?;
         let limit = args
             .limit
@@ -339,6 +336,9 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
     if args.limit.is_some() {
         anyhow::bail!("--limit is for exact-cover files (Sudoku's solve decides uniqueness)");
     }
+    if args.no_guess {
+        return super::closure::run(&args.backend, &args.files, args.pencilmarks, args.threads);
+    }
     let limit = if args.first { Limit::ONE } else { Limit::TWO };
     let start = Instant::now();
     let mut out = lines(Mode::Solve { first: args.first }, limit);
@@ -351,12 +351,12 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
 /// `sudobench count`.
 pub fn count(args: &CountArgs) -> Result<bool> {
     if super::xc::wanted(&args.files) {
-        if args.witness || args.proof.is_some() || args.shard.is_some() || args.threads > 1 {
-            anyhow::bail!(
-                "--witness, --proof, --shard and --threads are for Sudoku files; exact-cover \
-                 files: `solve --limit N` prints the solutions"
-            );
-        }
+        super::xc::refuse_flags(&[
+            ("--witness", args.witness),
+            ("--proof", args.proof.is_some()),
+            ("--shard", args.shard.is_some()),
+            ("--threads", args.threads > 1),
+        ])?;
         super::xc::refuse_flags(&args.backend.settings.sudoku_only())?;
         let max_nodes = args.backend.settings.max_nodes;
         return super::xc::count(

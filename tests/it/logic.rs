@@ -214,4 +214,10 @@ fn cli_no_guess() {
     // Other backends have no closure: usage error.
     let (code, _) = sudobench(&["solve", "-b", "basic", "--no-guess"], medium);
     assert_eq!(code, 2);
+    // Flags the closure has no use for are refused, not ignored.
+    for flag in [&["--first"][..], &["--limit", "2"]] {
+        let args = [&["solve", "-b", "logic", "--no-guess"][..], flag].concat();
+        let (code, out) = sudobench(&args, medium);
+        assert_eq!((code, out.as_str()), (2, ""), "{flag:?}");
+    }
 }

@@ -439,7 +439,7 @@ fn budgets_and_limits() {
         let out = run(args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(
-            String::from_utf8_lossy(&out.stderr).contains("for Sudoku files"),
+            String::from_utf8_lossy(&out.stderr).contains("for Sudoku"),
             "{args:?}"
         );
     }
