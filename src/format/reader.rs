@@ -218,9 +218,12 @@ impl State {
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
+                // A record, if a broken one: a CSV header after it is no header (as after a
+                // carriage-return line, and as in the order reader).
+                self.seen_data = true;
                 return Some(Err(
                     self.error(ParseErrorKind::Line(LineFault::Utf8(e.valid_up_to())))
-                ))
+                ));
             }
         };
         let trimmed = text.trim();
@@ -626,6 +629,13 @@ mod tests {
             ParseErrorKind::Line(LineFault::TooLong(MAX_LINE))
         );
         assert_eq!(items[2].as_ref().unwrap().line, 3);
+        // A broken line is a record: a CSV header after it is not taken as one, whether the
+        // line broke on its bytes or on a carriage return.
+        for broken in [&b"\xff\n"[..], b"1\r2\n"] {
+            let items = read([broken, b"quizzes,solutions\n"].concat());
+            assert_eq!(items.len(), 2, "{broken:?}");
+            assert!(items.iter().all(Result::is_err), "{broken:?}");
+        }
     }
 
     #[test]
