@@ -1,7 +1,7 @@
 //! `wide`: the fast backend for large grids. Candidate masks per cell as wide as the order
 //! needs (`u16` up to 16×16, `u32` for 25×25, `u64` up to 64×64), propagation to a fixpoint
-//! — naked singles through a queue, hidden singles from a count of places per house and
-//! symbol, locked candidates (pointing and claiming) per box-line intersection — then probing
+//! — naked singles through a queue, hidden singles from the places of each symbol per house
+//! (a bit mask of the house's cells that hold it), locked candidates (pointing and claiming) per box-line intersection — then probing
 //! of two-candidate cells, all-different in full per house (a matching), and branching, the
 //! state copied once per level into a snapshot kept from puzzle to puzzle. One engine per
 //! order, monomorphised on the order so the box loops have constant bounds; built on first
@@ -10,10 +10,10 @@
 //! Why this shape: on 16×16 and larger, a search without hidden singles or intersections
 //! branches far too often (a 25×25 minimal puzzle has hundreds of cells left after the naked
 //! singles), and the exact-cover and SAT backends pay per node for generality. Masks per cell
-//! make the naked-single elimination a loop over the peer table; counts of places make a
-//! hidden single cost in proportion to what changed (a house is searched only when one of its
-//! symbols is down to one place), which is what probing, hundreds of propagations per branch,
-//! needs.
+//! and the places of each symbol per house make both singles cost in proportion to what
+//! changed: a placed symbol is cleared from exactly the peers that hold it, and a house is
+//! looked at only when one of its symbols is down to one place. That is what probing,
+//! hundreds of propagations per branch, needs.
 
 pub mod learn;
 pub mod mask;

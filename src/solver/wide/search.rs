@@ -1,13 +1,13 @@
 //! The search of the `wide` backend for one order: candidate masks per cell, propagation to a
-//! fixpoint (naked singles through a queue, hidden singles from counts of places per house and
-//! symbol, locked candidates per box-line intersection), probing of two-candidate cells,
+//! fixpoint (naked singles through a queue, hidden singles from the places of each symbol per
+//! house, kept as bit masks, locked candidates per box-line intersection), probing of two-candidate cells,
 //! all-different in full per house when probing is done, then branching with the state copied
 //! per level.
 //!
 //! Everything the search touches is allocated when the engine is built for its order and
 //! reused for every puzzle: the candidate array, one snapshot per depth (grown on first use
 //! and kept), the queue and the intersection masks. A branch costs one copy of the candidate
-//! array (n⁴ masks and the decided symbols of the 3n² houses) and of the place counts.
+//! array (n⁴ masks and the decided symbols of the 3n² houses) and of the places.
 
 use super::mask::Mask;
 use crate::order::found::Found;
@@ -111,8 +111,6 @@ pub struct Search<M: Mask, const N: usize> {
     cand: Vec<M>,
     unsolved: u32,
     queue: Vec<u16>,
-    /// The peers a placement took a symbol from (room for three houses).
-    hit: Vec<u16>,
     snapshots: Vec<Vec<M>>,
     levels: Vec<Level<M>>,
     /// Row segments: `side × n` (row, box column) unions; then column segments.
@@ -137,12 +135,16 @@ pub struct Search<M: Mask, const N: usize> {
     out_of_time: bool,
     /// The three houses of each cell.
     houses_of: Vec<[u16; 3]>,
-    /// Per house and symbol (`house * S + symbol`), the cells of the house holding it.
-    places: Vec<u8>,
+    /// Per cell, its place in each of its three houses (bit `k`: the house's `k`-th cell).
+    place_bits: Vec<[M; 3]>,
+    /// Per house and symbol (`house * S + symbol`), the places of the house (bit `k` for its
+    /// `k`-th cell) whose cell holds it: a placement finds the peers it takes the symbol
+    /// from without scanning the house, and a lone place is a hidden single.
+    places: Vec<M>,
     /// `places` at each branching level, and for probing.
-    place_snapshots: Vec<Vec<u8>>,
-    probe_base_places: Vec<u8>,
-    probe_first_places: Vec<u8>,
+    place_snapshots: Vec<Vec<M>>,
+    probe_base_places: Vec<M>,
+    probe_first_places: Vec<M>,
     /// House and symbol (`house * S + symbol`) pairs whose places fell to one or none since
     /// the last hidden-singles pass.
     lonely: Vec<u16>,
@@ -240,7 +242,6 @@ impl<M: Mask, const N: usize> Search<M, N> {
             cand: vec![M::ZERO; Self::STATE],
             unsolved: 0,
             queue: Vec::with_capacity(Self::C),
-            hit: vec![0; 3 * N * N],
             snapshots: Vec::new(),
             levels: Vec::new(),
             rows: vec![M::ZERO; Self::S * N],
@@ -252,10 +253,22 @@ impl<M: Mask, const N: usize> Search<M, N> {
             touches: (0..Self::C)
                 .map(|cell| [1 << (cell / Self::S / N), 1 << (cell % Self::S / N)])
                 .collect(),
-            places: vec![0; 3 * Self::S * Self::S],
+            place_bits: (0..Self::C)
+                .map(|cell| {
+                    let geometry = order.geometry();
+                    geometry.houses_of(cell).map(|h| {
+                        let k = geometry
+                            .house(h as usize)
+                            .iter()
+                            .position(|&c| c as usize == cell);
+                        M::bit(k.expect("a cell is in its houses") as u32)
+                    })
+                })
+                .collect(),
+            places: vec![M::ZERO; 3 * Self::S * Self::S],
             place_snapshots: Vec::new(),
-            probe_base_places: vec![0; 3 * Self::S * Self::S],
-            probe_first_places: vec![0; 3 * Self::S * Self::S],
+            probe_base_places: vec![M::ZERO; 3 * Self::S * Self::S],
+            probe_first_places: vec![M::ZERO; 3 * Self::S * Self::S],
             lonely: Vec::new(),
             hall: Hall::new(Self::S),
             learner: None,
@@ -292,15 +305,16 @@ impl<M: Mask, const N: usize> Search<M, N> {
         self.lonely.clear();
     }
 
-    /// Counts symbol `v` out of the places of `cell`'s houses (the cell lost it), noting the
-    /// house and symbol pairs left with one place or none.
+    /// Takes `cell` out of the places of symbol `v` in its houses (the cell lost it), noting
+    /// the house and symbol pairs left with one place or none.
     #[inline(always)]
     fn lose_one(&mut self, cell: usize, v: usize) {
-        for h in self.houses_of[cell] {
+        let bits = self.place_bits[cell];
+        for (k, h) in self.houses_of[cell].into_iter().enumerate() {
             let at = h as usize * Self::S + v;
-            let left = self.places[at] - 1;
+            let left = self.places[at] & !bits[k];
             self.places[at] = left;
-            if left <= 1 {
+            if left.clear_low() == M::ZERO {
                 self.lonely.push(at as u16);
             }
         }
@@ -316,23 +330,23 @@ impl<M: Mask, const N: usize> Search<M, N> {
         }
     }
 
-    /// Counts every house's places from the cells, noting the pairs with one place or none.
+    /// Finds every house's places from the cells, noting the pairs with one place or none.
     fn recount(&mut self) {
-        self.places.fill(0);
+        self.places.fill(M::ZERO);
         self.lonely.clear();
         for cell in 0..Self::C {
-            let houses = self.houses_of[cell];
+            let (houses, bits) = (self.houses_of[cell], self.place_bits[cell]);
             let mut rest = self.cand[cell];
             while rest != M::ZERO {
                 let v = rest.low() as usize;
                 rest = rest.clear_low();
-                for h in houses {
-                    self.places[h as usize * Self::S + v] += 1;
+                for k in 0..3 {
+                    self.places[houses[k] as usize * Self::S + v] |= bits[k];
                 }
             }
         }
         for at in 0..self.places.len() {
-            if self.places[at] <= 1 {
+            if self.places[at].clear_low() == M::ZERO {
                 self.lonely.push(at as u16);
             }
         }
@@ -378,100 +392,34 @@ impl<M: Mask, const N: usize> Search<M, N> {
     /// False on a contradiction (a cell without candidates).
     #[inline]
     fn drain(&mut self) -> bool {
-        if Self::S < 25 {
-            return self.drain_branching();
-        }
-        // The peers that lost the symbol, gathered without a branch (whether a peer still
-        // holds it is what the predictor cannot guess), then handled. On 25×25 and up this
-        // took 5 % off; on 16×16 it cost 11 % (fewer peers, more calls): there the branch
-        // stays.
         while let Some(cell) = self.queue.pop() {
             let cell = cell as usize;
             let b = self.cand[cell];
             let v = b.low() as usize;
-            let geometry = self.geometry;
-            let mut hits = 0;
-            // House by house, skipping a house where the cell is the symbol's one place; the
-            // cell itself is emptied meanwhile so that it is no hit.
-            self.cand[cell] = M::ZERO;
-            for h in self.houses_of[cell] {
-                // The other places of the symbol in the house (fewer if another house of the
-                // cell took some): the scan stops once they are found.
-                let others = self.places[h as usize * Self::S + v] as usize - 1;
-                if others == 0 {
-                    continue;
-                }
-                let goal = hits + others;
-                for &p in geometry.house(h as usize) {
-                    let m = self.cand[p as usize];
-                    self.cand[p as usize] = m & !b;
-                    self.hit[hits] = p;
-                    hits += usize::from(m & b != M::ZERO);
-                    if hits == goal {
-                        break;
+            let (houses, bits) = (self.houses_of[cell], self.place_bits[cell]);
+            for k in 0..3 {
+                let h = houses[k] as usize;
+                // The symbol's other places in the house; a peer met in an earlier house
+                // has left them already.
+                let mut others = self.places[h * Self::S + v] & !bits[k];
+                while others != M::ZERO {
+                    let p = self.geometry.house(h)[others.low() as usize] as usize;
+                    others = others.clear_low();
+                    let m = self.cand[p] & !b;
+                    self.cand[p] = m;
+                    self.touch(p);
+                    self.lose_one(p, v);
+                    if m == M::ZERO {
+                        self.queue.clear();
+                        return false;
+                    }
+                    if m.is_single() {
+                        self.unsolved -= 1;
+                        self.decided(p, m);
+                        self.queue.push(p as u16);
                     }
                 }
             }
-            self.cand[cell] = b;
-            for k in 0..hits {
-                let p = self.hit[k] as usize;
-                self.touch(p);
-                self.lose_one(p, v);
-                let m = self.cand[p];
-                if m == M::ZERO {
-                    self.queue.clear();
-                    return false;
-                }
-                if m.is_single() {
-                    self.unsolved -= 1;
-                    self.decided(p, m);
-                    self.queue.push(p as u16);
-                }
-            }
-        }
-        true
-    }
-
-    /// [`Search::drain`] with a branch per peer (orders up to 4).
-    #[inline]
-    fn drain_branching(&mut self) -> bool {
-        while let Some(cell) = self.queue.pop() {
-            let cell = cell as usize;
-            let b = self.cand[cell];
-            let v = b.low() as usize;
-            // As in `drain`: house by house, up to the symbol's other places.
-            self.cand[cell] = M::ZERO;
-            for h in self.houses_of[cell] {
-                let mut others = self.places[h as usize * Self::S + v] - 1;
-                if others == 0 {
-                    continue;
-                }
-                for &p in self.geometry.house(h as usize) {
-                    let p = p as usize;
-                    let m = self.cand[p];
-                    if m & b != M::ZERO {
-                        let m = m ^ b;
-                        self.cand[p] = m;
-                        self.touch(p);
-                        self.lose_one(p, v);
-                        if m == M::ZERO {
-                            self.cand[cell] = b;
-                            self.queue.clear();
-                            return false;
-                        }
-                        if m.is_single() {
-                            self.unsolved -= 1;
-                            self.decided(p, m);
-                            self.queue.push(p as u16);
-                        }
-                        others -= 1;
-                        if others == 0 {
-                            break;
-                        }
-                    }
-                }
-            }
-            self.cand[cell] = b;
         }
         true
     }
@@ -488,14 +436,12 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 // Decided in the house already: its one place holds it.
                 continue;
             }
-            let cells = self.geometry.house(h);
-            let Some(&c) = cells
-                .iter()
-                .find(|&&c| self.cand[c as usize] & bit != M::ZERO)
-            else {
+            let place = self.places[at as usize];
+            if place == M::ZERO {
                 self.lonely.clear();
                 return None;
-            };
+            }
+            let c = self.geometry.house(h)[place.low() as usize];
             self.place(c as usize, bit);
             changed = true;
             if !self.drain() {
@@ -1086,7 +1032,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
                     }
                     self.snapshots[depth].copy_from_slice(&self.cand);
                     if self.place_snapshots.len() <= depth {
-                        self.place_snapshots.push(vec![0; self.places.len()]);
+                        self.place_snapshots.push(vec![M::ZERO; self.places.len()]);
                     }
                     self.place_snapshots[depth].copy_from_slice(&self.places);
                     self.levels.push(Level {
