@@ -326,12 +326,17 @@ impl<M: Mask, const N: usize> Search<M, N> {
         let bits = self.place_bits[cell];
         for (k, h) in self.houses_of[cell].into_iter().enumerate() {
             let at = h as usize * Self::S + v;
-            let was = self.places[at];
+            debug_assert!(at < self.places.len());
+            // SAFETY: `h` is one of the 3·S houses and `v` one of the S symbols (callers
+            // pass the index of a bit of a candidate mask, which holds S bits at most), and
+            // `places` has S entries per house.
+            let place = unsafe { self.places.get_unchecked_mut(at) };
+            let was = *place;
+            let left = was & !bits[k];
+            *place = left;
             if Self::LOG_PLACES && self.logging {
                 self.places_log.push((at as u16, was));
             }
-            let left = was & !bits[k];
-            self.places[at] = left;
             if left.clear_low() == M::ZERO {
                 self.lonely.push(at as u16);
             }
@@ -420,8 +425,12 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 // The symbol's other places in the house; a peer met in an earlier house
                 // has left them already.
                 let mut others = self.places[h * Self::S + v] & !bits[k];
+                let house = self.geometry.house(h);
                 while others != M::ZERO {
-                    let p = self.geometry.house(h)[others.low() as usize] as usize;
+                    debug_assert!((others.low() as usize) < house.len());
+                    // SAFETY: the bits of a place mask are positions in the house, below S,
+                    // the length of `house`.
+                    let p = unsafe { *house.get_unchecked(others.low() as usize) } as usize;
                     others = others.clear_low();
                     let m = self.cand[p] & !b;
                     self.cand[p] = m;
