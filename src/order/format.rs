@@ -54,6 +54,14 @@ pub enum FormatError {
         /// 1-based column of its first character.
         column: usize,
     },
+    /// A number too long to read as one: above every order's n².
+    #[error("column {column}: {token} is above 64, the largest number of any order")]
+    Huge {
+        /// The token.
+        token: String,
+        /// 1-based column of its first character.
+        column: usize,
+    },
     /// A number above n².
     #[error("column {column}: {value} is above {side}, the largest number of {order}")]
     Number {
@@ -81,7 +89,7 @@ pub enum FormatError {
         found: usize,
     },
     /// A block that ends before its n² rows.
-    #[error("ragged block: it ends after {rows} rows, a {order} block has {}", .order.side())]
+    #[error("ragged block: it ends after {rows} row{}, a {order} block has {}", if *.rows == 1 { "" } else { "s" }, .order.side())]
     ShortBlock {
         /// Rows read.
         rows: usize,
@@ -218,8 +226,15 @@ pub fn numbers(line: &str) -> Result<Vec<(u8, usize, u64)>, FormatError> {
             chars.next();
             column += 1;
         }
+        let digits = token.bytes().all(|b| b.is_ascii_digit());
         let value: u64 = match token.parse() {
-            Ok(v) if token.bytes().all(|b| b.is_ascii_digit()) => v,
+            Ok(v) if digits => v,
+            Err(_) if digits => {
+                return Err(FormatError::Huge {
+                    token,
+                    column: start,
+                })
+            }
             _ => {
                 return Err(FormatError::NotNumber {
                     token,
@@ -233,13 +248,30 @@ pub fn numbers(line: &str) -> Result<Vec<(u8, usize, u64)>, FormatError> {
 }
 
 /// Whether a line is a numbers line (a one-line grid or a block row) rather than a character
-/// line: its first token is a number of at most two digits and more tokens follow.
+/// line: its first two tokens are written like numbers, and the first is not of a character
+/// grid's length.
 pub fn is_numbers_line(line: &str) -> bool {
     let mut tokens = line.split_whitespace();
     match (tokens.next(), tokens.next()) {
-        (Some(t), Some(_)) => t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit()),
+        (Some(t), Some(u)) => !grid_length(t.len()) && number_like(t) && number_like(u),
         _ => false,
     }
+}
+
+/// Whether a token of `len` characters may be a one-line character grid (n⁴ characters, or
+/// a 9×9 pencilmark line): such a token and its metadata are a character line.
+fn grid_length(len: usize) -> bool {
+    Order::from_cells(len).is_some() || len == PENCILMARKS
+}
+
+/// Whether a token is written like a number, a valid one or not (`7`, `-1`, `1.5`, `100`): a
+/// line of such tokens is a numbers line, whose errors name the bad number, rather than a
+/// character line of the wrong length.
+fn number_like(token: &str) -> bool {
+    let body = token.strip_prefix(['-', '+']).unwrap_or(token);
+    let (whole, fraction) = body.split_once('.').unwrap_or((body, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    !whole.is_empty() && digits(whole) && digits(fraction)
 }
 
 /// The one-line grid `nums` are, when their count is n⁴ for some order: `None` for another
@@ -396,5 +428,9 @@ mod tests {
             Err(FormatError::NotNumber { column: 3, .. })
         ));
         assert!(is_numbers_line("0 1 2") && !is_numbers_line("123.. meta"));
+        // Tokens written like numbers, valid or not, make a numbers line; a first token
+        // of a grid's length (here 4×4) with its metadata stays a character line.
+        assert!(is_numbers_line("-1 0") && is_numbers_line("1.5 0") && is_numbers_line("100 0"));
+        assert!(!is_numbers_line("1234341221434321 12") && !is_numbers_line("12 rating 9"));
     }
 }

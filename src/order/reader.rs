@@ -295,11 +295,12 @@ impl OrderReader {
             e
         })?;
         for row in 1..side {
-            let end = self.line_no + 1;
+            let last = self.line_no;
             let (line, text) = match self.peek(0) {
                 Some((l, t)) if !t.trim().is_empty() => (*l, t.clone()),
                 other => {
-                    let at = other.map_or(end, |(l, _)| *l);
+                    // At a blank line, that line; at the end of the input, its last line.
+                    let at = other.map_or(last, |(l, _)| *l);
                     return Err(self.error(at, FormatError::ShortBlock { rows: row, order }));
                 }
             };

@@ -164,6 +164,13 @@ fn bad_input_names_file_line_and_column() {
         ("1 0 0 0\n0 0 0 0\n\n".into(), "t.txt:3: ragged block: it ends after 2 rows, a 4x4 block has 4"),
         ("1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n".into(), "t.txt:5: ragged block: more than 4 rows, a 4x4 block ends with a blank line after row 4"),
         ("1 0 x 0".into(), "t.txt:1: column 5: \"x\" is not a number"),
+        // A block cut short by the end of the file: its last line, and one row is one row.
+        ("1 0 0 0".into(), "t.txt:1: ragged block: it ends after 1 row, a 4x4 block has 4"),
+        // Numbers that are no numbers of any order are named as such, not taken for a
+        // character grid of the wrong length.
+        (format!("-1{}", " 0".repeat(15)), "t.txt:1: column 1: \"-1\" is not a number"),
+        (format!("1.5{}", " 0".repeat(15)), "t.txt:1: column 1: \"1.5\" is not a number"),
+        (format!("0 {}{}", "9".repeat(20), " 0".repeat(14)), "t.txt:1: column 3: 99999999999999999999 is above 64, the largest number of any order"),
     ];
     for (text, message) in cases {
         let got = read(&text);
