@@ -35,7 +35,9 @@ fn backends() -> Vec<&'static str> {
 /// 16x16 ... 64x64) are strings of n⁴ characters up to 25x25 (``1``-``9`` then ``A``-``Z``)
 /// or of n⁴ whitespace-separated numbers for any order, or arrays of shape ``(N, n⁴)`` or
 /// ``(N, n², n²)``; only backends of every order (``wide``, ``basic``, ``dlx``,
-/// ``dlx-array`` and the ``sat`` backends) take them.
+/// ``dlx-array`` and the ``sat`` backends) take them. Without a ``backend``, ``bitmask``
+/// answers a batch of 9x9 puzzles and ``wide`` any other batch (as the command line's default
+/// does; ``wide`` answers the 9x9 puzzles of a mixed batch too).
 ///
 /// Returns one entry per puzzle, in order: the number of solutions found, where ``limit``
 /// means "``limit`` or more" (so with the default ``limit=2``: 0 none, 1 unique, 2 several),
@@ -52,11 +54,11 @@ fn backends() -> Vec<&'static str> {
 /// malformed puzzle (naming its index and what is wrong), and ``RuntimeError`` if a backend
 /// fails or returns an answer the verifier rejects.
 #[pyfunction]
-#[pyo3(signature = (puzzles, backend = "bitmask", limit = 2, threads = 1, *, max_nodes = None))]
+#[pyo3(signature = (puzzles, backend = None, limit = 2, threads = 1, *, max_nodes = None))]
 fn count(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
-    backend: &str,
+    backend: Option<&str>,
     limit: i128,
     threads: i128,
     max_nodes: Option<i128>,
@@ -69,8 +71,9 @@ fn count(
         })?;
     let threads = threads_arg(threads)?;
     let max_nodes = max_nodes_arg(max_nodes)?;
-    let first = build(py, backend, max_nodes)?;
     let input = puzzles_arg(puzzles)?;
+    let backend = backend.unwrap_or_else(|| default_backend(&input.puzzles));
+    let first = build(py, backend, max_nodes)?;
     let answers = run(
         py,
         first,
@@ -98,18 +101,19 @@ fn count(
 ///
 /// ``backend``, ``threads`` and ``max_nodes`` and the errors raised are as for :func:`count`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, backend = "bitmask", threads = 1, *, max_nodes = None))]
+#[pyo3(signature = (puzzles, backend = None, threads = 1, *, max_nodes = None))]
 fn solve<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
-    backend: &str,
+    backend: Option<&str>,
     threads: i128,
     max_nodes: Option<i128>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = threads_arg(threads)?;
     let max_nodes = max_nodes_arg(max_nodes)?;
-    let first = build(py, backend, max_nodes)?;
     let input = puzzles_arg(puzzles)?;
+    let backend = backend.unwrap_or_else(|| default_backend(&input.puzzles));
+    let first = build(py, backend, max_nodes)?;
     let answers = run(py, first, backend, max_nodes, &input.puzzles, 2, threads)?;
     let unique = answers.iter().map(|a| match a {
         Answer {
@@ -242,6 +246,19 @@ fn threads_arg(threads: i128) -> PyResult<usize> {
         .ok()
         .filter(|&t| t >= 1)
         .ok_or_else(|| PyValueError::new_err(format!("threads must be at least 1, got {threads}")))
+}
+
+/// The backend of a batch when none is named: `bitmask` if every puzzle is 9×9, else `wide`,
+/// which solves every order.
+fn default_backend(puzzles: &[Puzzle]) -> &'static str {
+    if puzzles
+        .iter()
+        .all(|p| p.shape() == sudobench::puzzle::Shape::Nine)
+    {
+        "bitmask"
+    } else {
+        "wide"
+    }
 }
 
 fn build(py: Python<'_>, backend: &str, max_nodes: Option<u64>) -> PyResult<Backend> {

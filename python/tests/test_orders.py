@@ -83,6 +83,16 @@ def test_36x36_numbers_lines_from_the_bundled_set():
     assert sudobench.check(puzzles[:1], solved) == [True]
 
 
+def test_without_a_backend_every_order_is_answered():
+    # bitmask for a batch of 9x9 puzzles, wide for any other batch (mixed ones included).
+    assert sudobench.count(["." * 16], limit=1000) == [288]
+    assert sudobench.count([PUZZLE, "." * 16]) == [1, 2]
+    puzzles, _ = sudobench.read(DATA / "orders_16x16_gecode.gz")
+    solved = sudobench.solve(puzzles[:3])
+    assert all(sudobench.check(puzzles[:3], solved))
+    assert solved == sudobench.solve(puzzles[:3], "wide")
+
+
 def test_a_9x9_only_backend_refuses_another_order_by_name():
     with pytest.raises(ValueError, match=r"puzzle 1: backend bitmask solves 9x9 puzzles only, "
                                          r"this one is 4x4 \(backends of every order: .*wide"):

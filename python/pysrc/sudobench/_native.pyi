@@ -35,7 +35,7 @@ def backends() -> list[str]:
 
 def count(
     puzzles: _Puzzles,
-    backend: str = "bitmask",
+    backend: str | None = None,
     limit: int = 2,
     threads: int = 1,
     *,
@@ -47,7 +47,7 @@ def count(
 @overload
 def solve(
     puzzles: _IntArray,
-    backend: str = "bitmask",
+    backend: str | None = None,
     threads: int = 1,
     *,
     max_nodes: int | None = None,
@@ -57,7 +57,7 @@ def solve(
 @overload
 def solve(
     puzzles: Iterable[str],
-    backend: str = "bitmask",
+    backend: str | None = None,
     threads: int = 1,
     *,
     max_nodes: int | None = None,
