@@ -19,8 +19,8 @@ use sudobench::solver::{Count, Limit, Options, Outcome};
 use sudobench::{Grid, Puzzle};
 
 /// One item of a puzzle file: `(line, puzzle, expected, error)`: a record has its puzzle (81
-/// or 729 characters) and the file's expected solution or `None`; a malformed record has only
-/// its error, as the CLI prints it (`FILE:LINE: what`).
+/// or 729 characters, or another order's line form) and the file's expected solution or
+/// `None`; a malformed record has only its error, as the CLI prints it (`FILE:LINE: what`).
 type ItemTuple = (u64, Option<String>, Option<String>, Option<String>);
 
 /// Every item of a puzzle file, in order, malformed records included.
@@ -58,22 +58,30 @@ fn items(source: &str, chunk: Vec<ItemTuple>) -> PyResult<Vec<Result<Record, Str
                 ));
             };
             let bad = |e: String| PyValueError::new_err(format!("{source}:{line}: {e}"));
+            // As `records` wrote them: 81 or 729 characters for 9×9, the order's line form
+            // (characters, or numbers from 36×36 on) for the other orders.
+            let grid = |text: &str| sudobench::order::format::parse_line(text);
             let puzzle = match puzzle.len() {
                 729 => sudobench::Candidates::from_bytes(puzzle.as_bytes())
                     .map(Puzzle::Candidates)
                     .map_err(|e| bad(e.to_string()))?,
-                _ => Grid::from_bytes(puzzle.as_bytes())
+                81 => Grid::from_bytes(puzzle.as_bytes())
                     .map(Puzzle::Grid)
                     .map_err(|e| bad(e.to_string()))?,
+                _ => Puzzle::from_order_grid(grid(&puzzle).map_err(|e| bad(e.to_string()))?),
             };
             let expected = expected
-                .map(|e| Grid::from_bytes(e.as_bytes()).map_err(|e| bad(e.to_string())))
+                .map(|e| {
+                    grid(&e)
+                        .map(sudobench::Solution::from_order_grid)
+                        .map_err(|e| bad(e.to_string()))
+                })
                 .transpose()?;
             Ok(Ok(Record {
                 source: source.clone(),
                 line,
                 puzzle,
-                expected: expected.map(sudobench::Solution::Grid),
+                expected,
                 meta: String::new(),
             }))
         })
@@ -150,7 +158,7 @@ pub fn run_chunk(
     command: &str,
     source: &str,
     chunk: Vec<ItemTuple>,
-    backends: Vec<String>,
+    backends: Vec<Option<String>>,
     limit: u32,
     symmetries: u32,
     seed: u64,
@@ -215,10 +223,15 @@ pub fn run_chunk(
         max_nodes,
         ..Options::default()
     };
+    // `None`: the default, by order (`bitmask` on 9×9, `wide` on the others), as the CLI's.
     let backends = backends
         .iter()
         .map(|name| {
-            Backend::builtin(name, &options).map_err(|e| PyValueError::new_err(e.to_string()))
+            match name {
+                Some(name) => Backend::builtin(name, &options),
+                None => Backend::by_order(&options),
+            }
+            .map_err(|e| PyValueError::new_err(e.to_string()))
         })
         .collect::<PyResult<Vec<_>>>()?;
     let config = Config {

@@ -70,6 +70,19 @@ def test_count_equals_the_cli(client, tmp_path):
     assert run.output == cli("count", *files)
 
 
+def test_every_order_runs_as_on_the_cli(client):
+    # Character lines (4x4, 16x16) and numbers lines (36x36), each record answered by the
+    # default backend of its order, as `sudobench count` does.
+    files = [str(DATA / f) for f in (
+        "orders_4x4_several.gz", "orders_16x16_no_solution.gz", "orders_36x36_no_solution.gz")]
+    run = sd.count(client, files, chunk_size=4)
+    assert run.ok
+    assert run.output == cli("count", *files)
+    checked = sd.verify(client, files[:2], chunk_size=3)
+    assert checked.ok
+    assert checked.output == cli("verify", "--format", "json", *files[:2])
+
+
 def test_bench_totals_equal_the_cli(client):
     files = [NOSOL]
     run = sd.bench(client, files, backends=["bitmask", "dlx-array"], chunk_size=9)

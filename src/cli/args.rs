@@ -8,7 +8,7 @@ use sudobench::solver::{self, Options};
 
 /// The backend of `solve`, `count` and `verify` when none is named: it answers 9×9 grids, and
 /// `wide` the other orders (see [`by_order`](super::by_order)).
-pub const DEFAULT_BACKEND: &str = "bitmask";
+pub use sudobench::runner::DEFAULT_BACKEND;
 
 /// The backend of `solve` and `count`, and its settings.
 #[derive(Args, Debug, Clone)]

@@ -93,6 +93,26 @@ impl fmt::Debug for Backend {
     }
 }
 
+/// The backend of 9×9 puzzles when none is named (see [`Backend::by_order`]).
+pub const DEFAULT_BACKEND: &str = "bitmask";
+/// The backend of the other orders when none is named.
+pub const OTHER_ORDERS_BACKEND: &str = "wide";
+
+/// One backend for 9×9 puzzles and another for the other orders.
+struct ByOrder {
+    nine: Box<dyn Solver>,
+    other: Box<dyn Solver>,
+}
+
+impl Solver for ByOrder {
+    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> crate::solver::Outcome {
+        match puzzle {
+            Puzzle::Order(_) => self.other.solve(puzzle, limit),
+            _ => self.nine.solve(puzzle, limit),
+        }
+    }
+}
+
 impl Backend {
     /// A caller's own backend: its name, whether it is complete (every answer decided:
     /// `false` if `unknown` can come back without a budget being spent), and how to build an
@@ -125,6 +145,30 @@ impl Backend {
             problems: facts.problems,
             outside: crate::backends::is_outside(name),
             make: Arc::new(move || crate::backends::build(&owned, &options)),
+        })
+    }
+
+    /// The backend a run has when none is named, for puzzles of every order:
+    /// [`DEFAULT_BACKEND`] answers 9×9 puzzles and [`OTHER_ORDERS_BACKEND`] the other orders
+    /// (bitmask's board is 9×9). It goes by the first one's name.
+    pub fn by_order(options: &Options) -> Result<Backend, BuildError> {
+        let facts = crate::backends::facts(DEFAULT_BACKEND)?;
+        let options = options.clone();
+        // Built here, once, so that an instance built when the run starts cannot fail.
+        crate::backends::build(DEFAULT_BACKEND, &options)?;
+        crate::backends::build(OTHER_ORDERS_BACKEND, &options)?;
+        Ok(Backend {
+            name: DEFAULT_BACKEND.into(),
+            kind: facts.kind,
+            complete: true,
+            problems: &[ProblemKind::Sudoku9, ProblemKind::SudokuOrders],
+            outside: false,
+            make: Arc::new(move || {
+                Ok(Box::new(ByOrder {
+                    nine: crate::backends::build(DEFAULT_BACKEND, &options)?,
+                    other: crate::backends::build(OTHER_ORDERS_BACKEND, &options)?,
+                }) as Box<dyn Solver>)
+            }),
         })
     }
 

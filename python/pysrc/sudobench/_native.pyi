@@ -91,7 +91,7 @@ def run_chunk(
     command: str,
     source: str,
     chunk: list[_Item],
-    backends: list[str],
+    backends: list[str | None],
     limit: int = 2,
     symmetries: int = 16,
     seed: int = 1,

@@ -188,7 +188,7 @@ def _records_run(
     command: str,
     files: Sequence[str] | str,
     *,
-    backends: list[str],
+    backends: Sequence[str | None],
     chunk_size: int | None,
     retries: int,
     progress: bool,
@@ -229,7 +229,11 @@ class _Records:
 
 
 def _call_chunk(
-    options: dict[str, Any], command: str, source: str, records: _Records, backends: list[str]
+    options: dict[str, Any],
+    command: str,
+    source: str,
+    records: _Records,
+    backends: list[str | None],
 ) -> tuple[str, str, str]:
     return _native.run_chunk(command, source, records.items, backends, **options)
 
@@ -241,7 +245,7 @@ def _join(results: Iterable[Any], part: int) -> list[str]:
 def count(
     client: Any,
     files: Sequence[str] | str,
-    backend: str = "bitmask",
+    backend: str | None = None,
     limit: int = 2,
     *,
     chunk_size: int | None = None,
@@ -250,7 +254,8 @@ def count(
     max_nodes: int | None = None,
 ) -> Run:
     """``sudobench count`` on the cluster: one line per record (``0``, ``1``, ``2+``, or
-    ``error: FILE:LINE: ...``)."""
+    ``error: FILE:LINE: ...``). Without a ``backend``, as the CLI's default: ``bitmask`` on
+    9x9 puzzles, ``wide`` on the other orders."""
     results, failed = _records_run(
         client, "count", files, backends=[backend], chunk_size=chunk_size,
         retries=retries, progress=progress, limit=limit, max_nodes=max_nodes,
@@ -263,7 +268,7 @@ def count(
 def verify(
     client: Any,
     files: Sequence[str] | str,
-    backend: str = "bitmask",
+    backend: str | None = None,
     *,
     cross_check: bool = False,
     chunk_size: int | None = None,
@@ -271,7 +276,8 @@ def verify(
     progress: bool = False,
 ) -> Run:
     """``sudobench verify --format json`` on the cluster (``cross_check``: a second backend
-    of another kind, ``sat`` or ``dlx`` for ``sat``, as the CLI picks it)."""
+    of another kind, ``sat`` or ``dlx`` for ``sat``, as the CLI picks it). Without a
+    ``backend``, the CLI's default (``bitmask`` on 9x9, ``wide`` on the other orders)."""
     backends = [backend] + ([("dlx" if backend == "sat" else "sat")] if cross_check else [])
     results, failed = _records_run(
         client, "verify", files, backends=backends, chunk_size=chunk_size,
