@@ -1,8 +1,8 @@
 //! The search of the `wide` backend for one order: candidate masks per cell, propagation to a
 //! fixpoint (naked singles through a queue, hidden singles from the places of each symbol per
-//! house, kept as bit masks, locked candidates per box-line intersection), probing of two-candidate cells,
-//! all-different in full per house when probing is done, then branching with the state copied
-//! per level.
+//! house, kept as bit masks, locked candidates per box-line intersection), probing of
+//! two-candidate cells, all-different in full per house when probing is done, then branching
+//! with the state copied per level.
 //!
 //! Everything the search touches is allocated when the engine is built for its order and
 //! reused for every puzzle: the candidate array, one snapshot per depth (grown on first use
@@ -327,9 +327,11 @@ impl<M: Mask, const N: usize> Search<M, N> {
         for (k, h) in self.houses_of[cell].into_iter().enumerate() {
             let at = h as usize * Self::S + v;
             debug_assert!(at < self.places.len());
-            // SAFETY: `h` is one of the 3·S houses and `v` one of the S symbols (callers
-            // pass the index of a bit of a candidate mask, which holds S bits at most), and
-            // `places` has S entries per house.
+            // SAFETY: `h` is one of the 3·S houses and `v` one of the S symbols: callers pass
+            // the index of a bit of a candidate mask, and candidate masks hold bits below S
+            // only (`load` takes values 1…S, `solve_masks` only bits below S, and every later
+            // change clears bits or joins masks of the same position). `places` has S entries
+            // per house.
             let place = unsafe { self.places.get_unchecked_mut(at) };
             let was = *place;
             let left = was & !bits[k];
