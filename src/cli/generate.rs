@@ -264,11 +264,12 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
     let mean_clues = total_clues as f64 / made.max(1) as f64;
     let histogram: Vec<String> = clues.iter().map(|(k, n)| format!("{k}:{n}")).collect();
     eprint!(
-        "sudobench generate: {made} puzzles (symmetry {}) in {seconds:.2} s ({}/s, {} threads); \
+        "sudobench generate: {} (symmetry {}) in {seconds:.2} s ({}/s, {}); \
          mean {mean_clues:.2} clues [{}]; {:.2} grids per puzzle",
+        super::output::plural(made, "puzzle", "puzzles"),
         args.symmetry,
         rate(made as f64 / seconds.max(1e-9)),
-        args.threads,
+        super::output::plural(u64::from(args.threads), "thread", "threads"),
         histogram.join(" "),
         attempts as f64 / made.max(1) as f64,
     );

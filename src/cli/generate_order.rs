@@ -63,9 +63,11 @@ pub fn generate(plan: &OrderPlan, n: u8) -> Result<bool> {
     out.finish()?;
     let seconds = started.elapsed().as_secs_f64();
     eprintln!(
-        "sudobench generate: {made} {order} puzzles in {seconds:.2} s ({:.2}/s, {threads} threads); \
+        "sudobench generate: {made} {order} {} in {seconds:.2} s ({:.2}/s, {}); \
          mean {:.2} clues; {failed} failed",
+        if made == 1 { "puzzle" } else { "puzzles" },
         made as f64 / seconds.max(1e-9),
+        super::output::plural(threads as u64, "thread", "threads"),
         clues as f64 / made.max(1) as f64,
     );
     Ok(failed == 0)

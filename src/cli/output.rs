@@ -3,6 +3,11 @@
 
 use std::io::{self, BufWriter, StdoutLock, Write};
 
+/// `1 mismatch`, `2 mismatches`: a count and its noun, for summaries.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Buffered standard output that remembers whether it was closed.
 pub struct Output {
     out: BufWriter<StdoutLock<'static>>,

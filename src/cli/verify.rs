@@ -11,11 +11,6 @@ use sudobench::runner::shard::Shard;
 use sudobench::runner::{Backend, Config, Mismatch, Observer, RunError, Runner};
 use sudobench::solver::{Count, Limit, Outcome};
 
-/// `1 mismatch`, `2 mismatches`.
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// Output formats of `verify`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum VerifyFormat {
@@ -339,7 +334,7 @@ pub fn verify(args: &VerifyArgs) -> Result<bool> {
         },
         o.malformed,
         unreadable,
-        plural(o.mismatches, "mismatch", "mismatches"),
+        super::output::plural(o.mismatches, "mismatch", "mismatches"),
         std::iter::once(super::by_order::label(named, o.other_orders))
             .chain(partner)
             .collect::<Vec<_>>()

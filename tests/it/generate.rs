@@ -103,6 +103,13 @@ fn output_is_puzzle_lines_the_same_for_a_seed_at_any_thread_count() {
         "{}",
         text(&one.stderr)
     );
+    // The summary counts in words that agree with the number.
+    let single = text(&generate("-n 1 --seed 5").stderr);
+    assert!(
+        single.contains("1 puzzle (") && single.contains("1 thread)"),
+        "{single}"
+    );
+    assert!(text(&three.stderr).contains("3 threads)"));
 }
 
 #[test]
