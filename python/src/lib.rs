@@ -248,16 +248,17 @@ fn threads_arg(threads: i128) -> PyResult<usize> {
         .ok_or_else(|| PyValueError::new_err(format!("threads must be at least 1, got {threads}")))
 }
 
-/// The backend of a batch when none is named: `bitmask` if every puzzle is 9×9, else `wide`,
-/// which solves every order.
+/// The backend of a batch when none is named: the CLI's default for 9×9 (`bitmask`) if every
+/// puzzle is 9×9, else its backend of the other orders (`wide`), which solves every order.
 fn default_backend(puzzles: &[Puzzle]) -> &'static str {
+    use sudobench::runner::{DEFAULT_BACKEND, OTHER_ORDERS_BACKEND};
     if puzzles
         .iter()
         .all(|p| p.shape() == sudobench::puzzle::Shape::Nine)
     {
-        "bitmask"
+        DEFAULT_BACKEND
     } else {
-        "wide"
+        OTHER_ORDERS_BACKEND
     }
 }
 

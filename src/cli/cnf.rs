@@ -209,7 +209,10 @@ type XcFormula = (Vec<String>, xc_sat::Cnf);
 fn xc_formula(file: &str) -> std::result::Result<XcFormula, String> {
     let inst = Instance::read_path(file).map_err(|e| format!("error: {e}"))?;
     let cnf = xc_sat::cnf(&inst).ok_or_else(|| {
-        format!("error: {file}: the CNF would be too large (more than 2^25 literals)")
+        format!(
+            "error: {file}: the CNF would be too large (more than 2^{} literals)",
+            xc_sat::MAX_LITERALS.trailing_zeros()
+        )
     })?;
     let options = inst.options.len();
     let mut comments = vec![

@@ -154,7 +154,8 @@ impl Backend {
     pub fn by_order(options: &Options) -> Result<Backend, BuildError> {
         let facts = crate::backends::facts(DEFAULT_BACKEND)?;
         let options = options.clone();
-        // Built here, once, so that an instance built when the run starts cannot fail.
+        // Built once here, so that a backend that cannot be built is an error now rather
+        // than when the run starts.
         crate::backends::build(DEFAULT_BACKEND, &options)?;
         crate::backends::build(OTHER_ORDERS_BACKEND, &options)?;
         Ok(Backend {
