@@ -316,6 +316,14 @@ pub fn is_outside(name: &str) -> bool {
 /// Builds a backend from its name: a built-in one, `exec:CMD` for an external program, or
 /// `lib:PATH:SYMBOL` for a function in a shared library (run in a worker process).
 pub fn build(name: &str, options: &Options) -> Result<Box<dyn Solver>, BuildError> {
+    if let (true, Some(_)) = (is_outside(name), options.max_time) {
+        return Err(BuildError::Invalid {
+            name: name.to_string(),
+            reason: "a time limit per puzzle bounds the built-in searches; an outside backend's \
+                     calls are bounded by its timeout"
+                .to_string(),
+        });
+    }
     if let Some(command) = name.strip_prefix("exec:") {
         return Ok(Box::new(solver::exec::Exec::new(
             command,
@@ -325,10 +333,14 @@ pub fn build(name: &str, options: &Options) -> Result<Box<dyn Solver>, BuildErro
     if let Some(spec) = name.strip_prefix("lib:") {
         return Ok(Box::new(solver::plugin::Plugin::new(spec, options)?));
     }
-    match info(name) {
-        Some(info) => (info.build)(options),
-        None => Err(unknown(name)),
-    }
+    let built = match info(name) {
+        Some(info) => (info.build)(options)?,
+        None => return Err(unknown(name)),
+    };
+    Ok(match options.max_time {
+        None => built,
+        Some(limit) => Box::new(solver::TimeLimited::new(built, limit)),
+    })
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! A deadline for the searches running on the current thread: past it, `basic`, `bitmask`,
-//! `wide`, `logic`, `dlx-array` and the exact-cover engines stop and answer `unknown`, as they
-//! do when their node budget is spent.
+//! `wide`, `logic`, `dlx`, `dlx-array`, the projection backends and the exact-cover engines
+//! stop and answer `unknown`, as they do when their node budget is spent; the SAT backends
+//! read it between solver calls (one call cannot be cut short).
 //!
 //! The runner sets one around every batch of a backend with a time budget (what is left of
-//! the budget) and around every call of the referee (its time per dispute), so that a budget
-//! stops a puzzle in progress, not only the next one. It is a thread-local setting rather
+//! the budget) and around every call of the referee (its time per dispute), and
+//! [`TimeLimited`](crate::solver::TimeLimited) one around every puzzle of a backend with a
+//! time limit per puzzle, so that a budget stops a puzzle in progress, not only the next one. It is a thread-local setting rather
 //! than an argument of [`Solver::solve`](crate::solver::Solver::solve) so that every backend keeps
 //! the one signature; a search reads the clock only once every [`CHECK_EVERY`] nodes.
 

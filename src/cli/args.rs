@@ -28,6 +28,11 @@ pub struct BackendSettings {
     /// `unknown`.
     #[arg(long)]
     pub max_nodes: Option<u64>,
+    /// Give up on a puzzle (an exact-cover instance) after this many seconds of search and
+    /// answer `unknown`. Built-in backends only (`exec:` and `lib:` have --timeout); the SAT
+    /// backends look at the clock between solver calls.
+    #[arg(long, value_parser = parse_seconds)]
+    pub max_seconds: Option<f64>,
     /// Seed for backends that use randomness (the projection backends' starts).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -120,10 +125,16 @@ impl BackendSettings {
         ]
     }
 
+    /// The time limit per puzzle, `--max-seconds`.
+    pub fn max_time(&self) -> Option<std::time::Duration> {
+        self.max_seconds.map(std::time::Duration::from_secs_f64)
+    }
+
     /// The library options these flags stand for.
     pub fn options(&self) -> Options {
         let mut options = Options {
             max_nodes: self.max_nodes,
+            max_time: self.max_time(),
             seed: self.seed,
             exec_timeout: std::time::Duration::from_secs_f64(self.timeout),
             lib_config: self.config,

@@ -429,13 +429,17 @@ pub fn bench(args: &BenchArgs) -> Result<bool> {
         super::xc::refuse_flags(&args.settings.sudoku_only())?;
         let mut names = args.backends.clone();
         names.extend(args.backend.iter().cloned());
+        // Each backend's time on an instance: the budget, or the time limit if shorter.
         let budget = args.config()?.time_budget;
         return super::xc::bench(
             &names,
             &args.files,
             super::xc::Budget {
                 max_nodes: args.settings.max_nodes,
-                time: budget,
+                time: [budget, args.settings.max_time()]
+                    .into_iter()
+                    .flatten()
+                    .min(),
                 clock: args.clock,
             },
             args.format,

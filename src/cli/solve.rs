@@ -325,12 +325,11 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
         let limit = args
             .limit
             .map_or(sudobench::xc::Limit::AtMost(1), |l| l.xc());
-        let max_nodes = args.backend.settings.max_nodes;
         return super::xc::solve(
             args.backend.backend.as_deref(),
             &args.files,
             limit,
-            max_nodes,
+            super::xc::Budget::of(&args.backend.settings),
         );
     }
     if args.limit.is_some() {
@@ -358,12 +357,11 @@ pub fn count(args: &CountArgs) -> Result<bool> {
             ("--threads", args.threads > 1),
         ])?;
         super::xc::refuse_flags(&args.backend.settings.sudoku_only())?;
-        let max_nodes = args.backend.settings.max_nodes;
         return super::xc::count(
             args.backend.backend.as_deref(),
             &args.files,
             args.limit.xc(),
-            max_nodes,
+            super::xc::Budget::of(&args.backend.settings),
         );
     }
     let limit = args.limit.sudoku()?;

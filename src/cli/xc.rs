@@ -165,12 +165,7 @@ struct Run {
     seen: HashSet<u64>,
 }
 
-fn run(backend: &str, inst: &Instance, limit: Limit, max_nodes: Option<u64>, keep: usize) -> Run {
-    let budget = Budget {
-        max_nodes,
-        time: None,
-        clock: Clock::Wall,
-    };
+fn run(backend: &str, inst: &Instance, limit: Limit, budget: Budget, keep: usize) -> Run {
     run_hashed(backend, inst, limit, budget, keep, &RandomState::new())
 }
 
@@ -297,10 +292,10 @@ pub fn count(
     backend: Option<&str>,
     files: &[String],
     limit: Limit,
-    max_nodes: Option<u64>,
+    budget: Budget,
 ) -> Result<bool> {
     each_instance(backend, files, "counted", |backend, file, inst, out| {
-        let r = run(backend, inst, limit, max_nodes, 0);
+        let r = run(backend, inst, limit, budget, 0);
         let wrong = r.wrong.or_else(|| against_file(inst, &r.found, limit));
         if let Some(w) = wrong {
             out.line(&format!("error: {file}: backend {backend}: {w}"));
@@ -322,38 +317,29 @@ pub fn solve(
     backend: Option<&str>,
     files: &[String],
     limit: Limit,
-    max_nodes: Option<u64>,
+    budget: Budget,
 ) -> Result<bool> {
     each_instance(backend, files, "solved", |backend, file, inst, out| {
-        let mut lines = Vec::new();
-        let mut wrong = None;
-        let f = xc::run(
-            backend,
-            inst,
-            limit,
-            max_nodes,
-            0,
-            &mut |s| match check(inst, s) {
-                Ok(()) => lines.push(inst.solution_text(s)),
-                Err(e) => {
-                    wrong.get_or_insert(e);
-                }
-            },
-        )
-        .unwrap_or_default();
-        if let Some(e) = wrong {
-            out.line(&format!(
-                "error: {file}: backend {backend}: wrong solution: {e}"
-            ));
+        let keep = match limit {
+            Limit::AtMost(n) => usize::try_from(n).unwrap_or(usize::MAX),
+            Limit::All => usize::MAX,
+        };
+        let r = run(backend, inst, limit, budget, keep);
+        if let Some(w) = r.wrong {
+            out.line(&format!("error: {file}: backend {backend}: {w}"));
             return false;
         }
-        for l in &lines {
-            out.line(l);
+        for s in &r.found.solutions {
+            out.line(&inst.solution_text(s));
         }
-        if f.count == 0 {
-            out.line(if f.complete { "no solution" } else { "unknown" });
+        if r.found.count == 0 {
+            out.line(if r.found.complete {
+                "no solution"
+            } else {
+                "unknown"
+            });
         }
-        f.count > 0
+        r.found.count > 0
     })
 }
 
@@ -367,6 +353,18 @@ pub struct Budget {
     pub time: Option<std::time::Duration>,
     /// The clock of the `seconds` column (the calling thread's CPU time, or wall-clock time).
     pub clock: Clock,
+}
+
+impl Budget {
+    /// The budget of one instance in `count` and `solve`: `--max-nodes` and `--max-seconds`,
+    /// timed by the wall clock.
+    pub fn of(settings: &super::args::BackendSettings) -> Budget {
+        Budget {
+            max_nodes: settings.max_nodes,
+            time: settings.max_time(),
+            clock: Clock::Wall,
+        }
+    }
 }
 
 /// One row of the exact-cover bench.

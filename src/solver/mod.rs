@@ -24,12 +24,14 @@ pub mod plugin;
 mod progress;
 pub mod projection;
 pub mod sat;
+mod time_limit;
 pub mod wide;
 
 pub use clock::{Clock, Spent, Stopwatch, UnknownClock};
 pub use options::{BuildError, Options, Setting, Settings};
 
 pub use outcome::{Count, Impossible, Limit, Outcome, Stats};
+pub use time_limit::TimeLimited;
 
 use crate::puzzle::Puzzle;
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! Settings a backend reads when it is built ([`Options`]) and why building can fail.
 //!
-//! `Options` holds what several backends share (a node budget, a seed, the out-of-process
+//! `Options` holds what several backends share (a node and a time budget, a seed, the out-of-process
 //! backends' timeout and worker) and, by type, each backend's own settings: a backend module
 //! defines its settings type (the `sat` family's [`Encoding`](super::sat::Encoding), the
 //! projection methods' [`ProjectionOptions`](super::projection::ProjectionOptions)) and reads
@@ -36,6 +36,10 @@ impl<T: Any + fmt::Debug + Send + Sync + PartialEq> Setting for T {
 pub struct Options {
     /// Stop a search after this many nodes and answer `Unknown` (`None`: no limit).
     pub max_nodes: Option<u64>,
+    /// Stop the search of one puzzle after this much wall-clock time and answer `Unknown`
+    /// (`None`: no limit). Built-in backends only: an outside one (`exec:`, `lib:`) is
+    /// bounded by [`exec_timeout`](Options::exec_timeout) instead, and refuses this.
+    pub max_time: Option<Duration>,
     /// Seed for backends with randomness (projection starts).
     pub seed: u64,
     /// How long an external program (`exec:CMD`) may take to answer one puzzle, and a
@@ -113,6 +117,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             max_nodes: None,
+            max_time: None,
             seed: 1,
             exec_timeout: Duration::from_secs(10),
             lib_config: 0,

@@ -554,7 +554,7 @@ impl<R: Real> Engine<R> {
             params.restart_every
         };
         let mut it = 0u64;
-        while it < params.iterations {
+        'run: while it < params.iterations {
             let copies = match params.algorithm {
                 Algorithm::DouglasRachford => 5,
                 Algorithm::MalitskyTam => 4,
@@ -562,6 +562,10 @@ impl<R: Real> Engine<R> {
             self.randomize(rng, copies);
             let mut since = 0u64;
             while it < params.iterations && since < restart {
+                // A time budget: the clock is read once every `CHECK_EVERY` iterations.
+                if crate::deadline::due(it + 1) {
+                    break 'run;
+                }
                 match params.algorithm {
                     Algorithm::DouglasRachford => self.average(),
                     Algorithm::MalitskyTam => self.tm_project(),

@@ -291,6 +291,43 @@ pub fn data_samples(name: &str) {
     );
 }
 
+/// A time limit per puzzle (`Options::max_time`, `--max-seconds`) stops every backend: with
+/// none left, a puzzle that takes search answers `unknown` on 9×9 and, for the backends of
+/// other orders, on 16×16; with time to spare, the same backend still decides it.
+fn time_limit(name: &str) {
+    let hard = Puzzle::from(grid(HARD));
+    let wide = crate::common::sample("orders_16x16_minimal.gz", 1).remove(0);
+    let info = sudobench::backends::info(name).expect("registered");
+    let mut puzzles = vec![(hard, 1)];
+    if info
+        .problems
+        .contains(&sudobench::backends::ProblemKind::SudokuOrders)
+    {
+        puzzles.push((wide, 1));
+    }
+    for (limit, decides) in [
+        (std::time::Duration::ZERO, false),
+        (std::time::Duration::from_secs(600), true),
+    ] {
+        let options = Options {
+            max_time: Some(limit),
+            ..Options::default()
+        };
+        let mut solver = sudobench::backends::build(name, &options).expect("builds");
+        for (puzzle, want) in &puzzles {
+            let got = solver.solve(puzzle, Limit::TWO);
+            assert_eq!(judge::check_answer(puzzle, &got), None, "{name}: {puzzle}");
+            if decides {
+                if info.complete {
+                    assert_eq!(got.count(), Count::Exactly(*want), "{name}: {puzzle}");
+                }
+            } else {
+                assert_eq!(got.count(), Count::Unknown, "{name} without time: {puzzle}");
+            }
+        }
+    }
+}
+
 /// Runs one part of the suite on every registered backend, so that a new backend is covered
 /// as soon as it is in the registry.
 fn every_backend(part: fn(&str)) {
@@ -330,4 +367,8 @@ fn reuse_all() {
 #[test]
 fn data_samples_all() {
     every_backend(data_samples)
+}
+#[test]
+fn time_limit_all() {
+    every_backend(time_limit)
 }

@@ -122,6 +122,57 @@ fn a_time_budget_stops_a_puzzle_in_progress() {
     assert_eq!(rows[0]["covered"], "1", "{rows:?}");
 }
 
+#[test]
+fn a_time_limit_per_puzzle_stops_that_puzzle_only() {
+    let (_dir, file) = temp_file("slow.txt", &format!("{SLOW_FOR_BASIC}\n{EASY}\n"));
+    let limited = ["--backend", "basic", "--max-seconds", "0.2"];
+    let out = run(&[&["count"][..], &limited, &[&file]].concat(), b"");
+    // The slow puzzle is given up after 0.2 s; the next one still gets its own time.
+    assert_eq!(crate::common::lines(&out), ["unknown", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(&[&["solve"][..], &limited, &[&file]].concat(), b"");
+    assert_eq!(crate::common::lines(&out), ["unknown", EASY_SOLUTION]);
+    // In bench it makes an unknown, not a spent budget: the backend goes on.
+    let out = run(
+        &[
+            "bench",
+            "--backends",
+            "basic",
+            "--max-seconds",
+            "0.2",
+            "--format",
+            "csv",
+            &file,
+        ],
+        b"",
+    );
+    let rows = csv_rows(&out.stdout);
+    assert_eq!(rows[0]["unknown"], "1", "{rows:?}");
+    assert_eq!(rows[0]["budget_spent"], "false", "{rows:?}");
+    assert_eq!(rows[0]["covered"], "2", "{rows:?}");
+    // An outside backend's calls are bounded by --timeout: the limit is refused, not ignored.
+    let out = run(
+        &[
+            "count",
+            "--backend",
+            "exec:cat",
+            "--max-seconds",
+            "1",
+            &file,
+        ],
+        b"",
+    );
+    crate::common::assert_exit(
+        &out,
+        2,
+        "an outside backend's calls are bounded by its timeout",
+    );
+    for bad in ["0", "-1", "soon"] {
+        let out = run(&["count", &format!("--max-seconds={bad}"), &file], b"");
+        crate::common::assert_exit(&out, 2, "is not a positive number of seconds");
+    }
+}
+
 /// A backend that always answers the same.
 struct Fixed {
     answer: Outcome,

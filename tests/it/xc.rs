@@ -417,6 +417,22 @@ fn budgets_and_limits() {
         );
         assert_eq!(out.status.code(), Some(0));
     }
+    // A time limit per instance: none left, and every backend answers unknown (exit 1),
+    // having found nothing yet; `solve` says so too.
+    for backend in ["dlx", "dlx-array", "basic", "sat", "sat-batsat"] {
+        let limited = ["--backend", backend, "--max-seconds", "1e-9"];
+        let file = "data/xc/queens-8.dlx";
+        let out = run(&[&["count"][..], &limited, &[file]].concat(), b"");
+        assert!(
+            stdout(&out)[0].starts_with("data/xc/queens-8.dlx: unknown (at least 0)"),
+            "{backend}: {:?}",
+            stdout(&out)
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let out = run(&[&["solve"][..], &limited, &[file]].concat(), b"");
+        assert_eq!(stdout(&out), ["unknown"], "{backend}");
+        assert_eq!(out.status.code(), Some(1));
+    }
     // A backend that does not solve exact cover, and --limit 0 on a Sudoku file: usage errors.
     let out = run(&["count", "--backend", "wide", "data/xc/queens-8.dlx"], b"");
     crate::common::assert_exit(&out, 2, "does not solve exact cover");

@@ -179,7 +179,8 @@ fn count_models<S: Session>(
     let (mut first, mut second) = (None, None);
     let mut spent = false;
     loop {
-        if stats.iterations >= max_calls {
+        // A call cannot be cut short, so the deadline (a time budget) is read before each.
+        if stats.iterations >= max_calls || crate::deadline::passed() {
             spent = true;
             break;
         }

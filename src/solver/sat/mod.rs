@@ -35,7 +35,8 @@
 //!
 //! Limits: varisat has no interrupt and no conflict budget, so one SAT call cannot be cut
 //! short (a Sudoku formula is always decided quickly); `Options::max_nodes` caps the number of
-//! SAT calls instead, which bounds counting many solutions (one call per model found). varisat does not expose its conflict
+//! SAT calls instead, which bounds counting many solutions (one call per model found), and a
+//! time budget ([`crate::deadline`]) is read before each call. varisat does not expose its conflict
 //! or decision counters either, so `guesses`, `conflicts` and `decisions` stay 0; [`Stats`](crate::solver::Stats)
 //! reports only `iterations`, the number of SAT calls made (one per model found plus the final
 //! unsatisfiable one).
