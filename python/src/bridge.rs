@@ -117,6 +117,13 @@ pub struct Answer {
     pub solution: Option<Solution>,
 }
 
+/// What each puzzle's search may spend: nodes and wall-clock time (`None`: no limit).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget {
+    pub max_nodes: Option<u64>,
+    pub max_time: Option<std::time::Duration>,
+}
+
 /// One backend instance; it is reused for every puzzle of a thread's share of a batch.
 pub struct Backend {
     name: String,
@@ -128,10 +135,11 @@ pub struct Backend {
 pub const CHUNK: usize = 256;
 
 impl Backend {
-    /// Builds a backend by name (a built-in one or `exec:CMD`); `max_nodes` bounds every search.
-    pub fn build(name: &str, max_nodes: Option<u64>) -> Result<Backend, String> {
+    /// Builds a backend by name (a built-in one or `exec:CMD`); `budget` bounds every search.
+    pub fn build(name: &str, budget: Budget) -> Result<Backend, String> {
         let mut options = Options {
-            max_nodes,
+            max_nodes: budget.max_nodes,
+            max_time: budget.max_time,
             ..Options::default()
         };
         if name.starts_with("lib:") {

@@ -42,19 +42,21 @@ fn backends() -> Vec<&'static str> {
 /// Returns one entry per puzzle, in order: the number of solutions found, where ``limit``
 /// means "``limit`` or more" (so with the default ``limit=2``: 0 none, 1 unique, 2 several),
 /// or ``None`` when the backend could not decide (an incomplete backend such as
-/// ``projection``, or ``max_nodes`` spent). Every solution a backend returns is checked by the
+/// ``projection``, or ``max_nodes`` or ``max_seconds`` spent). Every solution a backend returns is checked by the
 /// library's independent verifier first.
 ///
 /// The batch runs in Rust without the GIL; ``threads > 1`` splits it over that many threads,
 /// each with its own backend instance, with the same results as one thread. Ctrl-C
 /// (``KeyboardInterrupt``) stops it within a few hundred puzzles. ``max_nodes`` makes each
-/// search give up (answer ``None``) after that many nodes.
+/// search give up (answer ``None``) after that many nodes, ``max_seconds`` after that many
+/// seconds of wall-clock time (built-in backends only: an ``exec:`` or ``lib:`` backend
+/// refuses it).
 ///
 /// Raises ``ValueError`` for an unknown backend, ``limit`` or ``threads`` below 1, or a
 /// malformed puzzle (naming its index and what is wrong), and ``RuntimeError`` if a backend
 /// fails or returns an answer the verifier rejects.
 #[pyfunction]
-#[pyo3(signature = (puzzles, backend = None, limit = 2, threads = 1, *, max_nodes = None))]
+#[pyo3(signature = (puzzles, backend = None, limit = 2, threads = 1, *, max_nodes = None, max_seconds = None))]
 fn count(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
@@ -62,6 +64,7 @@ fn count(
     limit: i128,
     threads: i128,
     max_nodes: Option<i128>,
+    max_seconds: Option<f64>,
 ) -> PyResult<Vec<Option<u32>>> {
     let limit = u32::try_from(limit)
         .ok()
@@ -70,19 +73,11 @@ fn count(
             PyValueError::new_err(format!("limit must be from 1 to {}, got {limit}", u32::MAX))
         })?;
     let threads = threads_arg(threads)?;
-    let max_nodes = max_nodes_arg(max_nodes)?;
+    let budget = budget_arg(max_nodes, max_seconds)?;
     let input = puzzles_arg(puzzles)?;
     let backend = backend.unwrap_or_else(|| default_backend(&input.puzzles));
-    let first = build(py, backend, max_nodes)?;
-    let answers = run(
-        py,
-        first,
-        backend,
-        max_nodes,
-        &input.puzzles,
-        limit,
-        threads,
-    )?;
+    let first = build(py, backend, budget)?;
+    let answers = run(py, first, backend, budget, &input.puzzles, limit, threads)?;
     Ok(answers.iter().map(|a| a.count).collect())
 }
 
@@ -91,7 +86,7 @@ fn count(
 /// ``puzzles`` as for :func:`count`. Each puzzle is searched for up to two solutions; the
 /// answer is its solution when it has exactly one, and the "unsolved" marker otherwise (no
 /// solution, two or more, or undecided: an incomplete backend that gave up, or ``max_nodes``
-/// spent). Use :func:`count` to tell these apart.
+/// or ``max_seconds`` spent). Use :func:`count` to tell these apart.
 ///
 /// For a sequence of strings: a list of 81-digit strings (for another order, the order's line
 /// form: characters up to 25x25, numbers above), ``None`` for unsolved. For a numpy array: an
@@ -99,22 +94,24 @@ fn count(
 /// zeros for unsolved. Every returned solution has passed the library's
 /// independent verifier.
 ///
-/// ``backend``, ``threads`` and ``max_nodes`` and the errors raised are as for :func:`count`.
+/// ``backend``, ``threads``, ``max_nodes`` and ``max_seconds`` and the errors raised are as
+/// for :func:`count`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, backend = None, threads = 1, *, max_nodes = None))]
+#[pyo3(signature = (puzzles, backend = None, threads = 1, *, max_nodes = None, max_seconds = None))]
 fn solve<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
     backend: Option<&str>,
     threads: i128,
     max_nodes: Option<i128>,
+    max_seconds: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = threads_arg(threads)?;
-    let max_nodes = max_nodes_arg(max_nodes)?;
+    let budget = budget_arg(max_nodes, max_seconds)?;
     let input = puzzles_arg(puzzles)?;
     let backend = backend.unwrap_or_else(|| default_backend(&input.puzzles));
-    let first = build(py, backend, max_nodes)?;
-    let answers = run(py, first, backend, max_nodes, &input.puzzles, 2, threads)?;
+    let first = build(py, backend, budget)?;
+    let answers = run(py, first, backend, budget, &input.puzzles, 2, threads)?;
     let unique = answers.iter().map(|a| match a {
         Answer {
             count: Some(1),
@@ -241,6 +238,26 @@ fn max_nodes_arg(max_nodes: Option<i128>) -> PyResult<Option<u64>> {
         .transpose()
 }
 
+/// The budget of `max_nodes` and `max_seconds` (a positive, finite number of seconds).
+fn budget_arg(max_nodes: Option<i128>, max_seconds: Option<f64>) -> PyResult<bridge::Budget> {
+    let max_time = max_seconds
+        .map(|s| {
+            std::time::Duration::try_from_secs_f64(s)
+                .ok()
+                .filter(|t| !t.is_zero())
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "max_seconds must be a positive number of seconds, got {s}"
+                    ))
+                })
+        })
+        .transpose()?;
+    Ok(bridge::Budget {
+        max_nodes: max_nodes_arg(max_nodes)?,
+        max_time,
+    })
+}
+
 fn threads_arg(threads: i128) -> PyResult<usize> {
     usize::try_from(threads)
         .ok()
@@ -262,12 +279,12 @@ fn default_backend(puzzles: &[Puzzle]) -> &'static str {
     }
 }
 
-fn build(py: Python<'_>, backend: &str, max_nodes: Option<u64>) -> PyResult<Backend> {
+fn build(py: Python<'_>, backend: &str, budget: bridge::Budget) -> PyResult<Backend> {
     if backend.starts_with("lib:") && bridge::LIB_WORKER.get().is_none() {
         let worker = lib_worker(py)?;
         let _ = bridge::LIB_WORKER.set(worker);
     }
-    Backend::build(backend, max_nodes).map_err(PyValueError::new_err)
+    Backend::build(backend, budget).map_err(PyValueError::new_err)
 }
 
 /// The interpreter and the extension's file, both absolute paths, for `lib:` workers.
@@ -556,7 +573,7 @@ fn run(
     py: Python<'_>,
     first: Backend,
     name: &str,
-    max_nodes: Option<u64>,
+    budget: bridge::Budget,
     puzzles: &[Puzzle],
     limit: u32,
     threads: usize,
@@ -612,7 +629,7 @@ fn run(
         let threads = threads.min(n.div_ceil(piece)).max(1);
         let mut stages = vec![Answering(first, limit)];
         for _ in 1..threads {
-            let backend = Backend::build(name, max_nodes).map_err(BatchError::Build)?;
+            let backend = Backend::build(name, budget).map_err(BatchError::Build)?;
             stages.push(Answering(backend, limit));
         }
         let mut sink = Collect {

@@ -89,6 +89,13 @@ def test_max_nodes_gives_unknown():
     assert sudobench.count([PUZZLE], max_nodes=10**6) == [1]
 
 
+def test_max_seconds_gives_unknown():
+    # A billion solutions do not fit in 0.1 s; the next puzzle gets its own time.
+    assert sudobench.count([EMPTY, PUZZLE], limit=10**9, max_seconds=0.1) == [None, 1]
+    assert sudobench.count([PUZZLE], backend="sat", max_seconds=1e-9) == [None]
+    assert sudobench.solve([PUZZLE], max_seconds=60) == [SOLUTION]
+
+
 def test_incomplete_backend_answers_one_or_unknown(magictour):
     for n in sudobench.count(magictour[:5], backend="projection"):
         assert n in (1, None)

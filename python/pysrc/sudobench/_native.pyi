@@ -40,6 +40,7 @@ def count(
     threads: int = 1,
     *,
     max_nodes: int | None = None,
+    max_seconds: float | None = None,
 ) -> list[int | None]:
     """Solutions of each puzzle up to ``limit`` (``limit`` means that many or more);
     ``None`` where the backend could not decide."""
@@ -51,6 +52,7 @@ def solve(
     threads: int = 1,
     *,
     max_nodes: int | None = None,
+    max_seconds: float | None = None,
 ) -> _IntArray:
     """The unique solution of each puzzle, same shape and dtype; all zeros where unsolved."""
 
@@ -61,6 +63,7 @@ def solve(
     threads: int = 1,
     *,
     max_nodes: int | None = None,
+    max_seconds: float | None = None,
 ) -> list[str | None]:
     """The unique solution of each puzzle as 81 digits; ``None`` where unsolved (no solution,
     several, or undecided)."""
