@@ -233,9 +233,11 @@ impl Board {
         let solved = EXPAND[((lock & cols) >> 32) as usize & 0x1ff] & a;
         let new = solved & self.unsolved[b];
         // `FLAT`: without a branch on `new`, which is mispredicted often where updates place
-        // cells as often as not (the configuration search); clearing nothing costs a dozen
-        // instructions. In the propagation of the clues and in the cell search the branch
-        // pays (serg_benchmark 3-7% slower without it, though Kaggle is 15% faster).
+        // cells as often as not (both searches); clearing nothing costs a dozen
+        // instructions. In the propagation of the clues the branch pays (serg_benchmark 4-17%
+        // slower without it on an AMD Zen 4, though Kaggle is 12% faster). In the cell search
+        // it did not on Zen 4 (serg_benchmark 4-5% faster without it, magictour 2-6%), though
+        // an earlier build on an Intel Xeon measured serg 3-7% slower there without it.
         if FLAT || new != 0 {
             self.unsolved[b] &= !new;
             for e in 0..9 {
@@ -334,10 +336,11 @@ impl Board {
     /// [`propagate`](Board::propagate) with claiming along columns in every update rather
     /// than in a pass over the board: the propagation below the root of the cell search,
     /// where a guess starts few updates (serg_benchmark, 2,000 puzzles under callgrind: 92
-    /// mispredicted branches per puzzle against 99, and slightly fewer instructions).
+    /// mispredicted branches per puzzle against 99, and slightly fewer instructions), and
+    /// without a branch on whether an update solved cells (`FLAT`, see [`Board::update`]).
     #[inline(always)]
     pub(crate) fn propagate_claims<I: Isa>(&mut self, _isa: I) -> Step<[u32; 3]> {
-        self.settle::<false, true, false, I>()
+        self.settle::<false, true, true, I>()
     }
 
     /// [`propagate`](Board::propagate) plus, once, at the first point where the cheaper rules
