@@ -23,6 +23,13 @@ use sudobench::{Grid, Puzzle};
 /// `None`; a malformed record has only its error, as the CLI prints it (`FILE:LINE: what`).
 type ItemTuple = (u64, Option<String>, Option<String>, Option<String>);
 
+/// The backends `bench` runs on a set when none is named, as the CLI's: those of a set of 9×9
+/// grids, or (`other_orders`) of another order.
+#[pyfunction]
+pub fn bench_defaults(other_orders: bool) -> Vec<&'static str> {
+    sudobench::runner::bench_defaults(other_orders)
+}
+
 /// Every item of a puzzle file, in order, malformed records included.
 #[pyfunction]
 pub fn records(py: Python<'_>, path: PathBuf) -> PyResult<Vec<ItemTuple>> {

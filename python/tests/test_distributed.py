@@ -2,6 +2,7 @@
 CLI for count, bench totals, verify, grade and generate, for 1 and 2 workers, and failed
 chunks reported with their records."""
 
+import gzip
 import json
 import os
 import subprocess
@@ -90,6 +91,18 @@ def test_bench_totals_equal_the_cli(client):
         "bench", "--format", "json", "--time-budget", "0", "--backends", "bitmask,dlx-array",
         *files).splitlines()]
     assert untimed(run.records) == untimed(want)
+
+
+def test_bench_defaults_to_the_cli_backends(client, tmp_path):
+    # A 16x16 set too: the default runs backends that answer it, as the CLI's does.
+    small = tmp_path / "small.txt"
+    small.write_text("".join(gzip.open(NOSOL, "rt").readlines()[:40]))
+    files = [str(small), str(DATA / "orders_16x16_no_solution.gz")]
+    run = sd.bench(client, files, chunk_size=7)
+    want = [json.loads(line) for line in cli(
+        "bench", "--format", "json", "--time-budget", "0", *files).splitlines()]
+    assert untimed(run.records) == untimed(want)
+    assert any(r["none"] == 10 for r in run.records if r["set"] == "orders_16x16_no_solution")
 
 
 def test_verify_and_grade_equal_the_cli(client):

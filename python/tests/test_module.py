@@ -13,7 +13,7 @@ import sudobench._native
 FUNCTIONS = ["backends", "count", "solve", "check", "read"]
 #: The native module's functions that are not the package's own API: the ``lib:`` worker and
 #: the building blocks of ``sudobench.distributed``. Their stubs are checked all the same.
-INTERNAL = ["_lib_worker", "records", "run_chunk", "generate_chunk", "merge"]
+INTERNAL = ["_lib_worker", "bench_defaults", "records", "run_chunk", "generate_chunk", "merge"]
 REQUIRED = "<required>"
 
 

@@ -13,7 +13,9 @@ use sudobench::backends;
 use sudobench::format::{ParseError, Record};
 use sudobench::report::{self, Machine};
 use sudobench::runner::shard::Shard;
-use sudobench::runner::{Backend, Config, Mismatch, Observer, RunError, Runner, Sample, SetReport};
+use sudobench::runner::{
+    bench_defaults, Backend, Config, Mismatch, Observer, RunError, Runner, Sample, SetReport,
+};
 use sudobench::solver::{Clock, Outcome, UnknownClock};
 
 /// Default time budget per backend per data set, in seconds: with the default backends over
@@ -141,7 +143,7 @@ impl BenchArgs {
     /// `--backend`, in that order; the defaults when none are named. An unknown name or one
     /// named twice is a usage error.
     fn selected_backends(&self) -> Result<Vec<Backend>> {
-        self.backends_named(&[])
+        self.backends_named(false)
     }
 
     /// Whether no backend was named, so the defaults run.
@@ -149,8 +151,9 @@ impl BenchArgs {
         self.backends.is_empty() && self.backend.is_empty()
     }
 
-    /// [`BenchArgs::selected_backends`], with `extra` after the defaults when they run.
-    fn backends_named(&self, extra: &[&'static str]) -> Result<Vec<Backend>> {
+    /// [`BenchArgs::selected_backends`]; when none is named, the defaults of a set of 9×9
+    /// grids or (`other_orders`) of another order ([`bench_defaults`]).
+    fn backends_named(&self, other_orders: bool) -> Result<Vec<Backend>> {
         let mut names: Vec<&str> = Vec::new();
         for name in self.backends.iter().map(|s| s.trim()) {
             match name {
@@ -160,8 +163,7 @@ impl BenchArgs {
         }
         names.extend(self.backend.iter().map(String::as_str));
         if names.is_empty() {
-            names.extend(backends::default_names().map(|n| -> &str { n }));
-            names.extend_from_slice(extra);
+            names = bench_defaults(other_orders);
         }
         let mut seen = std::collections::HashSet::new();
         if let Some(twice) = names.iter().find(|n| !seen.insert(**n)) {
@@ -317,10 +319,9 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     };
     let machine = Machine::detect();
     let runner = Runner::new(config.clone(), backends);
-    // The defaults are 9x9's; a set of another order also gets `wide`, the fast backend of
-    // every order (not a default itself, so 9x9 sets are not slowed by it).
+    // The defaults are 9x9's; a set of another order gets its own (`bench_defaults`).
     let order_runner = match args.defaulted() {
-        true => Some(Runner::new(config.clone(), args.backends_named(&["wide"])?)),
+        true => Some(Runner::new(config.clone(), args.backends_named(true)?)),
         false => None,
     };
     let mut out = Output::stdout();

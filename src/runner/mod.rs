@@ -46,7 +46,8 @@ pub use observer::{NoObserver, Observer};
 pub use pipeline::{Ready, Source};
 pub use report::{BackendReport, Mismatch, SetReport, MAX_KEPT_MISMATCHES};
 pub use setup::{
-    Backend, Config, RunError, Runner, Sample, DEFAULT_BACKEND, OTHER_ORDERS_BACKEND, REFEREE_TIME,
+    bench_defaults, Backend, Config, RunError, Runner, Sample, DEFAULT_BACKEND,
+    OTHER_ORDERS_BACKEND, REFEREE_TIME,
 };
 
 use crate::format::{OpenError, Reader};

@@ -98,6 +98,17 @@ pub const DEFAULT_BACKEND: &str = "bitmask";
 /// The backend of the other orders when none is named.
 pub const OTHER_ORDERS_BACKEND: &str = "wide";
 
+/// The backends `bench` runs on a set when none is named: the registry's defaults and, for a
+/// set of another order than 9×9 (`other_orders`), [`OTHER_ORDERS_BACKEND`] after them, the
+/// fast backend of every order (not a default itself, so that 9×9 sets are not slowed by it).
+pub fn bench_defaults(other_orders: bool) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = crate::backends::default_names().collect();
+    if other_orders {
+        names.push(OTHER_ORDERS_BACKEND);
+    }
+    names
+}
+
 /// One backend for 9×9 puzzles and another for the other orders.
 struct ByOrder {
     nine: Box<dyn Solver>,

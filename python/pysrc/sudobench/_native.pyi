@@ -18,6 +18,7 @@ __all__ = [
     "__version__",
     "_lib_worker",
     "backends",
+    "bench_defaults",
     "check",
     "count",
     "generate_chunk",
@@ -85,6 +86,10 @@ def _lib_worker(args: list[str]) -> bool:
 #: One item of a puzzle file, as ``sudobench.distributed`` ships it to a worker:
 #: ``(line, puzzle, expected, error)``; a malformed record has only its line and error.
 _Item = tuple[int, Optional[str], Optional[str], Optional[str]]
+
+def bench_defaults(other_orders: bool) -> list[str]:
+    """The backends ``bench`` runs on a set when none is named: those of a set of 9x9 grids, or
+    of another order."""
 
 def records(path: Union[str, PathLike[str]]) -> list[_Item]:
     """Every item of a puzzle file, in order, malformed records included (the building block

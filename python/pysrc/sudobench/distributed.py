@@ -188,20 +188,30 @@ def _records_run(
     command: str,
     files: Sequence[str] | str,
     *,
-    backends: Sequence[str | None],
+    backends: Sequence[str | None] | Callable[[str | None], Sequence[str | None]],
     chunk_size: int | None,
     retries: int,
     progress: bool,
     **options: Any,
 ) -> tuple[list[Any], list[Failed]]:
+    """Runs ``command`` on every chunk of ``files`` with ``backends``, or for each file with
+    those ``backends(first)`` names, ``first`` being the file's first well-formed puzzle."""
     if isinstance(files, str):
         files = [files]
     chunks = _chunks(files, chunk_size, _workers(client))
+    first: dict[str, str | None] = {}
+    for source, items in chunks:
+        if first.get(source) is None:
+            first[source] = next((p for _, p, _, _ in items if p is not None), None)
+    chosen = {
+        source: list(backends(puzzle) if callable(backends) else backends)
+        for source, puzzle in first.items()
+    }
     # Keyword options travel through a small wrapper (submit's own keywords come first).
     jobs: list[tuple[Callable[..., Any], tuple, tuple[str, int, int], int]] = [
         (
             _call_chunk,
-            (options, command, source, _Records(items), backends),
+            (options, command, source, _Records(items), chosen[source]),
             _where(source, items),
             len(items),
         )
@@ -291,7 +301,7 @@ def verify(
 def bench(
     client: Any,
     files: Sequence[str] | str,
-    backends: Sequence[str] = ("bitmask",),
+    backends: Sequence[str] | None = None,
     limit: int = 2,
     *,
     chunk_size: int | None = None,
@@ -300,9 +310,17 @@ def bench(
 ) -> Run:
     """``sudobench bench --format json --time-budget 0`` on the cluster: one record per
     (file, backend), the chunks' figures added up. Times are summed over the workers, so
-    puzzles/s is per worker, as the CLI's is per thread."""
+    puzzles/s is per worker, as the CLI's is per thread. ``backends``: the built-in backends
+    to run (default: those the CLI's ``bench`` runs when none is named)."""
+    # No backends: as the CLI's bench, the defaults of the order of each file's first record
+    # (a record's puzzle is 81 or 729 characters for 9x9, see `records`).
+    chosen: Sequence[str | None] | Callable[[str | None], Sequence[str | None]] = (
+        (lambda first: _native.bench_defaults(first is not None and len(first) not in (81, 729)))
+        if backends is None
+        else list(backends)
+    )
     results, failed = _records_run(
-        client, "bench", files, backends=list(backends), chunk_size=chunk_size,
+        client, "bench", files, backends=chosen, chunk_size=chunk_size,
         retries=retries, progress=progress, limit=limit,
     )
     sums = _native.merge(_join(results, 2))
