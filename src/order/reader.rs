@@ -8,7 +8,7 @@ use super::{Order, OrderGrid};
 use crate::grid::Candidates;
 use crate::util::{read_line_bounded, BOM};
 use flate2::bufread::MultiGzDecoder;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
@@ -84,9 +84,35 @@ pub type OrderItem = Result<OrderRecord, OrderError>;
 /// longest record, a 64×64 numbers line, is about 12 KiB).
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// What stands in the look-ahead for a line that could not be read as text (its error is in
-/// `OrderReader::bad`): not blank, not a comment, no number, so that no block takes it.
-const BAD_LINE: &str = "\u{fffd}";
+/// A line of the look-ahead: its number and its text, or why it is no text (invalid UTF-8,
+/// too long, a carriage return inside). A line that is no text is not blank, not a comment
+/// and holds no number, so no block takes it.
+struct Line {
+    no: u64,
+    text: Result<String, FormatError>,
+}
+
+impl Line {
+    /// Whether the line is text and blank (ends a block).
+    fn is_blank(&self) -> bool {
+        self.text.as_ref().is_ok_and(|t| t.trim().is_empty())
+    }
+
+    /// Whether the line is a comment.
+    fn is_comment(&self) -> bool {
+        self.text
+            .as_ref()
+            .is_ok_and(|t| t.trim_start().starts_with('#'))
+    }
+
+    /// The line's numbers, if it is text holding whitespace-separated numbers.
+    fn numbers(&self) -> Option<Vec<(u8, usize, u64)>> {
+        self.text
+            .as_ref()
+            .ok()
+            .and_then(|t| format::numbers(t).ok())
+    }
+}
 
 #[derive(Clone, Debug)]
 struct CsvLayout {
@@ -100,10 +126,7 @@ pub struct OrderReader {
     input: Box<dyn BufRead + Send>,
     source: Arc<str>,
     line_no: u64,
-    ahead: VecDeque<(u64, String)>,
-    /// Lines of the look-ahead that are no text (invalid UTF-8, too long, a carriage return
-    /// inside), by line number, with what is wrong.
-    bad: HashMap<u64, FormatError>,
+    ahead: VecDeque<Line>,
     pending: VecDeque<OrderItem>,
     csv: Option<CsvLayout>,
     seen_data: bool,
@@ -138,7 +161,6 @@ impl OrderReader {
             source: source.into(),
             line_no: 0,
             ahead: VecDeque::new(),
-            bad: HashMap::new(),
             pending: VecDeque::new(),
             csv: None,
             seen_data: false,
@@ -184,13 +206,10 @@ impl OrderReader {
                     String::from_utf8(bytes)
                         .map_err(|e| LineFault::Utf8(e.utf8_error().valid_up_to()))
                 };
-                match text {
-                    Ok(text) => self.ahead.push_back((line, text)),
-                    Err(kind) => {
-                        self.bad.insert(line, FormatError::Line(kind));
-                        self.ahead.push_back((line, BAD_LINE.to_string()));
-                    }
-                }
+                self.ahead.push_back(Line {
+                    no: line,
+                    text: text.map_err(FormatError::Line),
+                });
                 true
             }
             Err(e) => {
@@ -206,7 +225,7 @@ impl OrderReader {
         }
     }
 
-    fn next_line(&mut self) -> Option<(u64, String)> {
+    fn next_line(&mut self) -> Option<Line> {
         if self.ahead.is_empty() && !self.fill() {
             return None;
         }
@@ -214,7 +233,7 @@ impl OrderReader {
     }
 
     /// The `k`-th line ahead (0: the next), reading as needed.
-    fn peek(&mut self, k: usize) -> Option<&(u64, String)> {
+    fn peek(&mut self, k: usize) -> Option<&Line> {
         while self.ahead.len() <= k {
             if !self.fill() {
                 return None;
@@ -241,13 +260,8 @@ impl OrderReader {
 
     /// Skips lines up to the next blank one (after an error inside a block).
     fn skip_block(&mut self) {
-        while let Some((_, l)) = self.peek(0) {
-            if l.trim().is_empty() {
-                break;
-            }
-            if let Some((line, _)) = self.ahead.pop_front() {
-                self.bad.remove(&line);
-            }
+        while self.peek(0).is_some_and(|l| !l.is_blank()) {
+            self.ahead.pop_front();
         }
     }
 
@@ -270,19 +284,19 @@ impl OrderReader {
     /// Whether the 16-number line just read starts a 16×16 block (see [`super::format`]).
     fn block16(&mut self, row0: &[(u8, usize, u64)]) -> bool {
         for k in 0..15 {
-            match self.peek(k) {
-                Some((_, l)) if format::numbers(l).is_ok_and(|n| n.len() == 16) => {}
+            match self.peek(k).and_then(Line::numbers) {
+                Some(n) if n.len() == 16 => {}
                 _ => return false,
             }
         }
-        let ends = self.peek(15).is_none_or(|(_, l)| l.trim().is_empty());
+        let ends = self.peek(15).is_none_or(Line::is_blank);
         // A 16×16 puzzle has some number above 4, in its first row or a later one.
         let big = |n: &[(u8, usize, u64)]| n.iter().any(|&(v, ..)| v > 4);
         ends && (big(row0)
             || (0..15).any(|k| {
                 self.ahead
                     .get(k)
-                    .and_then(|(_, l)| format::numbers(l).ok())
+                    .and_then(Line::numbers)
                     .is_some_and(|n| big(&n))
             }))
     }
@@ -297,18 +311,21 @@ impl OrderReader {
         for row in 1..side {
             let last = self.line_no;
             let (line, text) = match self.peek(0) {
-                Some((l, t)) if !t.trim().is_empty() => (*l, t.clone()),
+                Some(l) if !l.is_blank() => (l.no, l.text.clone()),
                 other => {
                     // At a blank line, that line; at the end of the input, its last line.
-                    let at = other.map_or(last, |(l, _)| *l);
+                    let at = other.map_or(last, |l| l.no);
                     return Err(self.error(at, FormatError::ShortBlock { rows: row, order }));
                 }
             };
             self.ahead.pop_front();
-            if let Some(kind) = self.bad.remove(&line) {
-                self.skip_block();
-                return Err(self.error(line, kind));
-            }
+            let text = match text {
+                Ok(text) => text,
+                Err(kind) => {
+                    self.skip_block();
+                    return Err(self.error(line, kind));
+                }
+            };
             let parsed = format::numbers(&text).and_then(|nums| {
                 if nums.len() != side {
                     return Err(FormatError::Ragged {
@@ -326,9 +343,9 @@ impl OrderReader {
                 }
             }
         }
-        if let Some((line, text)) = self.peek(0) {
-            if !text.trim().is_empty() && !text.trim_start().starts_with('#') {
-                let line = *line;
+        if let Some(next) = self.peek(0) {
+            if !next.is_blank() && !next.is_comment() {
+                let line = next.no;
                 self.skip_block();
                 return Err(self.error(line, FormatError::LongBlock { order }));
             }
@@ -441,13 +458,16 @@ impl Iterator for OrderReader {
                 return Some(item);
             }
             let (line, text) = match self.next_line() {
-                Some(l) => l,
+                Some(Line { no, text: Ok(text) }) => (no, text),
+                Some(Line {
+                    no,
+                    text: Err(kind),
+                }) => {
+                    self.seen_data = true;
+                    return Some(Err(self.error(no, kind)));
+                }
                 None => return self.pending.pop_front(),
             };
-            if let Some(kind) = self.bad.remove(&line) {
-                self.seen_data = true;
-                return Some(Err(self.error(line, kind)));
-            }
             let trimmed = text.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
