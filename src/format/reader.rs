@@ -187,11 +187,7 @@ impl State {
     /// Parses one line (without its newline). `None` for blank and comment lines and CSV
     /// headers.
     fn parse(&mut self, line: &[u8]) -> Option<Item> {
-        let mut bytes = line.strip_suffix(b"\r").unwrap_or(line);
-        if self.line_no == 1 {
-            // A UTF-8 byte-order mark (Windows editors write one) is not part of the data.
-            bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
-        }
+        let bytes = order_format::strip_line(line, self.line_no == 1);
         // Fast paths for the two common line shapes; anything else takes the general path.
         let fast = match &self.csv {
             Some(layout) => parse_csv_pair(bytes, layout).map(|(p, s)| (p, Some(s))),
@@ -209,21 +205,13 @@ impl State {
         }
         // A lone carriage return never ends a line silently inside another (a CR-only file
         // would be one record and the rest of it its metadata, or one long comment).
-        if let Some(at) = memchr::memchr(b'\r', bytes) {
-            self.seen_data = true;
-            return Some(Err(
-                self.error(ParseErrorKind::Line(LineFault::CarriageReturn(at + 1)))
-            ));
-        }
-        let text = match std::str::from_utf8(bytes) {
+        let text = match order_format::line_text(bytes) {
             Ok(t) => t,
-            Err(e) => {
-                // A record, if a broken one: a CSV header after it is no header (as after a
-                // carriage-return line, and as in the order reader).
+            Err(fault) => {
+                // A record, if a broken one: a CSV header after it is no header (as in the
+                // order reader).
                 self.seen_data = true;
-                return Some(Err(
-                    self.error(ParseErrorKind::Line(LineFault::Utf8(e.valid_up_to())))
-                ));
+                return Some(Err(self.error(ParseErrorKind::Line(fault))));
             }
         };
         let trimmed = text.trim();

@@ -130,6 +130,26 @@ pub enum LineFault {
     CarriageReturn(usize),
 }
 
+/// A line as read (without its newline) with what is not part of its data removed: the
+/// byte-order mark some editors put at the start of a file (`first`: the file's first line)
+/// and one carriage return at its end (`\r\n` line ends). Both readers read lines so.
+pub(crate) fn strip_line(bytes: &[u8], first: bool) -> &[u8] {
+    let bytes = match first {
+        true => bytes.strip_prefix(crate::util::BOM).unwrap_or(bytes),
+        false => bytes,
+    };
+    bytes.strip_suffix(b"\r").unwrap_or(bytes)
+}
+
+/// The text of a [stripped](strip_line) line, or why it is none: a carriage return inside it
+/// or bytes that are not UTF-8.
+pub(crate) fn line_text(bytes: &[u8]) -> Result<&str, LineFault> {
+    if let Some(at) = memchr::memchr(b'\r', bytes) {
+        return Err(LineFault::CarriageReturn(at + 1));
+    }
+    std::str::from_utf8(bytes).map_err(|e| LineFault::Utf8(e.valid_up_to()))
+}
+
 fn list(f: fn(Order) -> usize) -> String {
     Order::ALL
         .iter()

@@ -6,7 +6,7 @@
 use super::format::{self, FormatError, LineFault, PENCILMARKS};
 use super::{Order, OrderGrid};
 use crate::grid::Candidates;
-use crate::util::{read_line_bounded, BOM};
+use crate::util::read_line_bounded;
 use flate2::bufread::MultiGzDecoder;
 use std::collections::VecDeque;
 use std::fmt;
@@ -192,19 +192,11 @@ impl OrderReader {
             Ok(Some((_, long))) => {
                 self.line_no += 1;
                 let line = self.line_no;
-                if line == 1 && bytes.starts_with(BOM) {
-                    bytes.drain(..BOM.len());
-                }
-                if bytes.ends_with(b"\r") {
-                    bytes.pop();
-                }
-                let text = if long {
-                    Err(LineFault::TooLong(MAX_LINE))
-                } else if let Some(at) = bytes.iter().position(|&b| b == b'\r') {
-                    Err(LineFault::CarriageReturn(at + 1))
-                } else {
-                    String::from_utf8(bytes)
-                        .map_err(|e| LineFault::Utf8(e.utf8_error().valid_up_to()))
+                let text = match long {
+                    true => Err(LineFault::TooLong(MAX_LINE)),
+                    false => {
+                        format::line_text(format::strip_line(&bytes, line == 1)).map(str::to_string)
+                    }
                 };
                 self.ahead.push_back(Line {
                     no: line,
