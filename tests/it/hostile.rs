@@ -98,23 +98,25 @@ fn the_referee_is_a_fast_backend_and_works_under_max_nodes() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// The CSV rows of `bench --backends basic` on `file` under one budget flag and its value.
+fn basic_bench(file: &str, budget: [&str; 2]) -> Vec<std::collections::HashMap<String, String>> {
+    let args = [
+        "bench",
+        "--backends",
+        "basic",
+        "--format",
+        "csv",
+        budget[0],
+        budget[1],
+        file,
+    ];
+    csv_rows(&run(&args, b"").stdout)
+}
+
 #[test]
 fn a_time_budget_stops_a_puzzle_in_progress() {
     let (_dir, file) = temp_file("slow.txt", &format!("{SLOW_FOR_BASIC}\n{EASY}\n"));
-    let out = run(
-        &[
-            "bench",
-            "--backends",
-            "basic",
-            "--time-budget",
-            "0.2",
-            "--format",
-            "csv",
-            &file,
-        ],
-        b"",
-    );
-    let rows = csv_rows(&out.stdout);
+    let rows = basic_bench(&file, ["--time-budget", "0.2"]);
     // Tens of millions of nodes do not fit in 0.2 s: the search is stopped, its answer is
     // unknown, and the backend goes no further.
     assert_eq!(rows[0]["unknown"], "1", "{rows:?}");
@@ -133,20 +135,7 @@ fn a_time_limit_per_puzzle_stops_that_puzzle_only() {
     let out = run(&[&["solve"][..], &limited, &[&file]].concat(), b"");
     assert_eq!(crate::common::lines(&out), ["unknown", EASY_SOLUTION]);
     // In bench it makes an unknown, not a spent budget: the backend goes on.
-    let out = run(
-        &[
-            "bench",
-            "--backends",
-            "basic",
-            "--max-seconds",
-            "0.2",
-            "--format",
-            "csv",
-            &file,
-        ],
-        b"",
-    );
-    let rows = csv_rows(&out.stdout);
+    let rows = basic_bench(&file, ["--max-seconds", "0.2"]);
     assert_eq!(rows[0]["unknown"], "1", "{rows:?}");
     assert_eq!(rows[0]["budget_spent"], "false", "{rows:?}");
     assert_eq!(rows[0]["covered"], "2", "{rows:?}");
