@@ -158,7 +158,7 @@ impl Observer for Lines {
 /// for these records, and for `grade` the chunk's summary record (for bench the rows are the
 /// sums).
 #[pyfunction]
-#[pyo3(signature = (command, source, chunk, backends, limit = 2, symmetries = 16, seed = 1, max_nodes = None))]
+#[pyo3(signature = (command, source, chunk, backends, limit = 2, symmetries = 16, seed = 1, max_nodes = None, max_seconds = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_chunk(
     py: Python<'_>,
@@ -170,6 +170,7 @@ pub fn run_chunk(
     symmetries: u32,
     seed: u64,
     max_nodes: Option<u64>,
+    max_seconds: Option<f64>,
 ) -> PyResult<(String, String, String)> {
     let limit = Limit::new(limit).ok_or_else(|| PyValueError::new_err("limit must be >= 1"))?;
     let items = items(source, chunk)?;
@@ -228,6 +229,7 @@ pub fn run_chunk(
     }
     let options = Options {
         max_nodes,
+        max_time: crate::max_time_arg(max_seconds)?,
         ..Options::default()
     };
     // `None`: the default, by order (`bitmask` on 9×9, `wide` on the others), as the CLI's.

@@ -239,9 +239,9 @@ fn max_nodes_arg(max_nodes: Option<i128>) -> PyResult<Option<u64>> {
         .transpose()
 }
 
-/// The budget of `max_nodes` and `max_seconds` (a positive, finite number of seconds).
-fn budget_arg(max_nodes: Option<i128>, max_seconds: Option<f64>) -> PyResult<bridge::Budget> {
-    let max_time = max_seconds
+/// The time limit per puzzle of `max_seconds`: a positive, finite number of seconds.
+pub(crate) fn max_time_arg(max_seconds: Option<f64>) -> PyResult<Option<std::time::Duration>> {
+    max_seconds
         .map(|s| {
             std::time::Duration::try_from_secs_f64(s)
                 .ok()
@@ -252,10 +252,14 @@ fn budget_arg(max_nodes: Option<i128>, max_seconds: Option<f64>) -> PyResult<bri
                     ))
                 })
         })
-        .transpose()?;
+        .transpose()
+}
+
+/// The budget of `max_nodes` and `max_seconds`.
+fn budget_arg(max_nodes: Option<i128>, max_seconds: Option<f64>) -> PyResult<bridge::Budget> {
     Ok(bridge::Budget {
         max_nodes: max_nodes_arg(max_nodes)?,
-        max_time,
+        max_time: max_time_arg(max_seconds)?,
     })
 }
 

@@ -71,6 +71,19 @@ def test_count_equals_the_cli(client, tmp_path):
     assert run.output == cli("count", *files)
 
 
+def test_budgets_are_the_cli_flags(client):
+    # No time left: every puzzle that needs a search answers unknown, as on the CLI.
+    files = [NOSOL, str(DATA / "orders_16x16_no_solution.gz")]
+    run = sd.count(client, files, chunk_size=50, max_seconds=1e-9)
+    assert run.output == cli("count", "--max-seconds", "1e-9", *files)
+    assert "unknown" in run.output
+    tight = sd.count(client, [SERG], chunk_size=500, max_nodes=1)
+    assert tight.output == cli("count", "--max-nodes", "1", SERG)
+    for bad in (0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="max_seconds must be a positive number"):
+            sd.count(client, [NOSOL], max_seconds=bad)
+
+
 def test_every_order_runs_as_on_the_cli(client):
     # Character lines (4x4, 16x16) and numbers lines (36x36), each record answered by the
     # default backend of its order, as `sudobench count` does.

@@ -104,6 +104,7 @@ def run_chunk(
     symmetries: int = 16,
     seed: int = 1,
     max_nodes: int | None = None,
+    max_seconds: float | None = None,
 ) -> tuple[str, str, str]:
     """``(stdout, stderr, sums)`` of the CLI's ``command`` run on one chunk of records."""
 

@@ -238,6 +238,13 @@ class _Records:
         self.items = items
 
 
+def _seconds(max_seconds: float | None) -> float | None:
+    """``max_seconds`` checked here, before any task is sent: a positive, finite number."""
+    if max_seconds is not None and not (0 < max_seconds < float("inf")):
+        raise ValueError(f"max_seconds must be a positive number of seconds, got {max_seconds}")
+    return max_seconds
+
+
 def _call_chunk(
     options: dict[str, Any],
     command: str,
@@ -262,13 +269,16 @@ def count(
     retries: int = 2,
     progress: bool = False,
     max_nodes: int | None = None,
+    max_seconds: float | None = None,
 ) -> Run:
     """``sudobench count`` on the cluster: one line per record (``0``, ``1``, ``2+``, or
     ``error: FILE:LINE: ...``). Without a ``backend``, as the CLI's default: ``bitmask`` on
-    9x9 puzzles, ``wide`` on the other orders."""
+    9x9 puzzles, ``wide`` on the other orders. ``max_nodes`` and ``max_seconds``: the CLI's
+    ``--max-nodes`` and ``--max-seconds``, a puzzle's budget."""
     results, failed = _records_run(
         client, "count", files, backends=[backend], chunk_size=chunk_size,
         retries=retries, progress=progress, limit=limit, max_nodes=max_nodes,
+        max_seconds=_seconds(max_seconds),
     )
     return Run(
         output="".join(_join(results, 0)), errors="".join(_join(results, 1)), failed=failed
@@ -284,14 +294,18 @@ def verify(
     chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
 ) -> Run:
     """``sudobench verify --format json`` on the cluster (``cross_check``: a second backend
     of another kind, ``sat`` or ``dlx`` for ``sat``, as the CLI picks it). Without a
-    ``backend``, the CLI's default (``bitmask`` on 9x9, ``wide`` on the other orders)."""
+    ``backend``, the CLI's default (``bitmask`` on 9x9, ``wide`` on the other orders).
+    ``max_nodes`` and ``max_seconds`` as for :func:`count`."""
     backends = [backend] + ([("dlx" if backend == "sat" else "sat")] if cross_check else [])
     results, failed = _records_run(
         client, "verify", files, backends=backends, chunk_size=chunk_size,
-        retries=retries, progress=progress,
+        retries=retries, progress=progress, max_nodes=max_nodes,
+        max_seconds=_seconds(max_seconds),
     )
     return Run(
         output="".join(_join(results, 0)), errors="".join(_join(results, 1)), failed=failed
@@ -307,11 +321,14 @@ def bench(
     chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
 ) -> Run:
     """``sudobench bench --format json --time-budget 0`` on the cluster: one record per
     (file, backend), the chunks' figures added up. Times are summed over the workers, so
     puzzles/s is per worker, as the CLI's is per thread. ``backends``: the built-in backends
-    to run (default: those the CLI's ``bench`` runs when none is named)."""
+    to run (default: those the CLI's ``bench`` runs when none is named). ``max_nodes`` and
+    ``max_seconds`` as for :func:`count`."""
     # No backends: as the CLI's bench, the defaults of the order of each file's first record
     # (a record's puzzle is 81 or 729 characters for 9x9, see `records`).
     chosen: Sequence[str | None] | Callable[[str | None], Sequence[str | None]] = (
@@ -321,7 +338,8 @@ def bench(
     )
     results, failed = _records_run(
         client, "bench", files, backends=chosen, chunk_size=chunk_size,
-        retries=retries, progress=progress, limit=limit,
+        retries=retries, progress=progress, limit=limit, max_nodes=max_nodes,
+        max_seconds=_seconds(max_seconds),
     )
     sums = _native.merge(_join(results, 2))
     return Run(output=sums, errors="".join(_join(results, 1)), failed=failed, sums=sums)
