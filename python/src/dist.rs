@@ -205,13 +205,16 @@ pub fn run_chunk(
     }
     if command == "certify" {
         let max_nodes = max_nodes.unwrap_or(sudobench::certify::DEFAULT_MAX_NODES);
+        let max_time = crate::max_time_arg(max_seconds)?;
         return Ok(py.detach(move || {
             let (mut out, mut err) = (String::new(), String::new());
             let mut certifier = sudobench::certify::Certifier::new(max_nodes);
             for item in &items {
                 match item {
                     Ok(record) => {
-                        let c = certifier.certify(&record.puzzle);
+                        let c = sudobench::deadline::within(max_time, || {
+                            certifier.certify(&record.puzzle)
+                        });
                         let reason = c.verdict.clone().err().unwrap_or_default();
                         out.push_str(&json_line(&CertifyRow::new(record, &c, c.ok(), &reason)));
                         out.push('\n');

@@ -130,7 +130,7 @@ impl Certifier {
                     solutions: Vec::new(),
                     verdict: Err(budget.to_string()),
                     bytes: 0,
-                    nodes: budget.0,
+                    nodes: budget.nodes(),
                     produce,
                     check: Duration::ZERO,
                 }

@@ -31,10 +31,26 @@ pub enum Found {
     Two(Grid, Grid),
 }
 
-/// The search gave up: it visited more nodes than allowed.
+/// The search gave up: it visited more nodes than allowed, or its time ran out (the thread's
+/// [`deadline`](crate::deadline)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("search budget of {0} nodes spent")]
-pub struct Budget(pub u64);
+pub enum Budget {
+    /// More nodes than allowed (the allowance).
+    #[error("search budget of {0} nodes spent")]
+    Nodes(u64),
+    /// The time limit passed (after this many nodes).
+    #[error("search time limit reached after {0} {unit}", unit = if *.0 == 1 { "node" } else { "nodes" })]
+    Time(u64),
+}
+
+impl Budget {
+    /// The nodes the search visited.
+    pub fn nodes(self) -> u64 {
+        match self {
+            Budget::Nodes(n) | Budget::Time(n) => n,
+        }
+    }
+}
 
 /// A reusable producer (one per thread).
 #[derive(Default)]
@@ -56,10 +72,11 @@ struct State {
     placed: u128,
 }
 
-/// Result of a subtree: go on, or stop (two solutions, or the budget).
+/// Result of a subtree: go on, or stop (two solutions, the node budget, or the deadline).
 enum Stop {
     Two,
     Budget,
+    Time,
 }
 
 impl Producer {
@@ -84,7 +101,7 @@ impl Producer {
         std::mem::swap(&mut self.proof, proof);
         self.proof.clear();
         let Some(cand) = puzzle.candidates() else {
-            return Err(Budget(0));
+            return Err(Budget::Nodes(0));
         };
         let mut state = State {
             cand: *cand.masks(),
@@ -97,10 +114,13 @@ impl Producer {
             Ok(())
         };
         let found = match result {
-            Err(Stop::Budget) => {
+            Err(stop @ (Stop::Budget | Stop::Time)) => {
                 std::mem::swap(&mut self.proof, proof);
                 proof.clear();
-                return Err(Budget(self.max_nodes));
+                return Err(match stop {
+                    Stop::Time => Budget::Time(self.nodes),
+                    _ => Budget::Nodes(self.max_nodes),
+                });
             }
             Err(Stop::Two) => {
                 self.proof.clear();
@@ -131,6 +151,9 @@ impl Producer {
         self.nodes += 1;
         if self.nodes > self.max_nodes {
             return Err(Stop::Budget);
+        }
+        if crate::deadline::due(self.nodes) {
+            return Err(Stop::Time);
         }
         // The open cell with the fewest candidates.
         let mut best = usize::MAX;

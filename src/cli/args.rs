@@ -108,7 +108,8 @@ impl CountLimit {
 /// The most worker threads any subcommand starts (`--threads`, 1 to this).
 pub const MAX_THREADS: u16 = 256;
 
-fn parse_seconds(s: &str) -> Result<f64, String> {
+/// A positive number of seconds (below a billion), for `--timeout` and `--max-seconds`.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
         _ => Err(format!("{s:?} is not a positive number of seconds")),

@@ -46,6 +46,10 @@ pub struct CertifyArgs {
     /// Give up on a puzzle after this many search nodes (it is then not certified).
     #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
     max_nodes: u64,
+    /// Give up on a puzzle after this many seconds of search (it is then not certified; the
+    /// check of a certificate produced in time is not cut short).
+    #[arg(long, value_parser = super::args::parse_seconds)]
+    max_seconds: Option<f64>,
     /// Puzzle files (plain or gzip; `-` for standard input).
     #[arg(required = true)]
     files: Vec<String>,
@@ -259,7 +263,9 @@ pub fn certify(args: &CertifyArgs) -> Result<bool> {
             || Certifier::new(args.max_nodes),
             |certifier, item: &Item| {
                 let record = item.as_ref().ok()?;
-                let certified = certifier.certify(&record.puzzle);
+                let limit = args.max_seconds.map(Duration::from_secs_f64);
+                let certified =
+                    sudobench::deadline::within(limit, || certifier.certify(&record.puzzle));
                 let kept = match (&dir, certified.ok()) {
                     (Some(dir), true) => keep(dir, record, &certified, certifier.proof()),
                     _ => Ok(()),

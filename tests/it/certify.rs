@@ -325,6 +325,32 @@ fn an_uncertified_puzzle_fails_the_run_with_its_reason() {
     );
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("2 puzzles, 1 certified"), "{stderr}");
+    // A time limit per puzzle, with no time left: the search stops at its first node.
+    let out = run_in(
+        dir.path(),
+        &[
+            "certify",
+            "--max-seconds",
+            "1e-9",
+            "--format",
+            "csv",
+            "p.txt",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    for row in stdout.lines().skip(1) {
+        assert!(
+            row.starts_with("p.txt,") && row.contains(",unknown,no,"),
+            "{stdout}"
+        );
+        assert!(
+            row.ends_with("search time limit reached after 1 node"),
+            "{stdout}"
+        );
+    }
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
 }
 
 /// Rows without the two time columns.

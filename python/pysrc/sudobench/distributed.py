@@ -374,6 +374,7 @@ def certify(
     files: Sequence[str] | str,
     *,
     max_nodes: int | None = None,
+    max_seconds: float | None = None,
     chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
@@ -381,10 +382,10 @@ def certify(
     """``sudobench certify --format json`` on the cluster: one row per puzzle (its count, and
     whether the worker's independent checker accepted its certificate), in input order; the
     rows' times are each worker's CPU time. ``max_nodes``: the search budget per puzzle (the
-    CLI's default when ``None``)."""
+    CLI's default when ``None``); ``max_seconds``: its time limit (``--max-seconds``)."""
     results, failed = _records_run(
         client, "certify", files, backends=[], chunk_size=chunk_size, retries=retries,
-        progress=progress, max_nodes=max_nodes,
+        progress=progress, max_nodes=max_nodes, max_seconds=_seconds(max_seconds),
     )
     return Run(
         output="".join(_join(results, 0)), errors="".join(_join(results, 1)), failed=failed
