@@ -152,8 +152,8 @@ impl Search {
         &mut self,
         start: Start<'_>,
         isa: I,
-        cells: impl Fn(&mut Search, Board),
-        configs: impl Fn(&mut Search, Board),
+        cells: impl Fn(&mut Search, &mut Board),
+        configs: impl Fn(&mut Search, &mut Board),
     ) -> bool {
         let Ok(mut board) = start.board(isa) else {
             return false;
@@ -167,14 +167,14 @@ impl Search {
         };
         let unsolved = board.unsolved_count();
         if unsolved < OPEN_POSITION || open_clues - unsolved > SOLVED_BY_CLUES {
-            self.cells_below(board, pairs, isa, cells)
+            self.cells_below(&mut board, pairs, isa, cells)
         } else {
-            self.node::<true, I>(board, isa, configs)
+            self.node::<true, I>(&mut board, isa, configs)
         }
         true
     }
 
-    fn configs_portable<const ROOT: bool>(&mut self, board: Board) {
+    fn configs_portable<const ROOT: bool>(&mut self, board: &mut Board) {
         self.node::<ROOT, _>(board, Baseline, |s, b| s.configs_portable::<false>(b))
     }
 
@@ -185,14 +185,14 @@ impl Search {
     /// proves).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn configs_avx2<const ROOT: bool, I: Avx2Proof>(&mut self, board: Board, isa: I) {
+    unsafe fn configs_avx2<const ROOT: bool, I: Avx2Proof>(&mut self, board: &mut Board, isa: I) {
         // SAFETY: `isa` proves the features, and the recursion stays on this CPU.
         self.node::<ROOT, _>(board, isa, |s, b| unsafe {
             s.configs_avx2::<false, I>(b, isa)
         })
     }
 
-    fn cells_portable(&mut self, board: Board) {
+    fn cells_portable(&mut self, board: &mut Board) {
         self.cell_node(board, Baseline, |s, b| s.cells_portable(b))
     }
 
@@ -203,7 +203,7 @@ impl Search {
     /// proves).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn cells_avx2<I: Avx2Proof>(&mut self, board: Board, isa: I) {
+    unsafe fn cells_avx2<I: Avx2Proof>(&mut self, board: &mut Board, isa: I) {
         // SAFETY: `isa` proves the features, and the recursion stays on this CPU.
         self.cell_node(board, isa, |s, b| unsafe { s.cells_avx2(b, isa) })
     }
@@ -214,9 +214,9 @@ impl Search {
     #[inline(always)]
     fn cell_node<I: Isa>(
         &mut self,
-        mut board: Board,
+        board: &mut Board,
         isa: I,
-        recurse: impl Fn(&mut Search, Board),
+        recurse: impl Fn(&mut Search, &mut Board),
     ) {
         if !self.progress.enter() {
             return;
@@ -231,10 +231,10 @@ impl Search {
     #[inline(always)]
     fn cells_below<I: Isa>(
         &mut self,
-        mut board: Board,
+        board: &mut Board,
         pairs: [u32; 3],
         isa: I,
-        recurse: impl Fn(&mut Search, Board),
+        recurse: impl Fn(&mut Search, &mut Board),
     ) {
         if board.is_solved() {
             // Here rather than in the closure, which is not compiled with this build's
@@ -255,9 +255,9 @@ impl Search {
                 }
                 return;
             }
-            let mut child = board;
+            let mut child = *board;
             if child.guess(d, b, bit).is_ok() {
-                recurse(self, child);
+                recurse(self, &mut child);
             }
             if self.progress.done() {
                 return;
@@ -272,9 +272,9 @@ impl Search {
     #[inline(always)]
     fn node<const ROOT: bool, I: Isa>(
         &mut self,
-        mut board: Board,
+        board: &mut Board,
         isa: I,
-        recurse: impl Fn(&mut Search, Board),
+        recurse: impl Fn(&mut Search, &mut Board),
     ) {
         if !ROOT && !self.progress.enter() {
             return;
@@ -295,7 +295,7 @@ impl Search {
             // Not reached on a propagated board (a digit fixed in every band and stack has one
             // cell per box, which the update places), but a cell is a safe branch anyway.
             Choice::Fixed => {
-                let mut copy = board;
+                let mut copy = *board;
                 if let Ok(pairs) = copy.propagate() {
                     self.cells_below(board, pairs, isa, recurse);
                 }
@@ -313,9 +313,9 @@ impl Search {
                 recurse(self, board);
                 return;
             }
-            let mut child = board;
+            let mut child = *board;
             child.assume(&branch, k);
-            recurse(self, child);
+            recurse(self, &mut child);
             if self.progress.done() {
                 return;
             }
