@@ -6,9 +6,10 @@
 //! The runner sets one around every batch of a backend with a time budget (what is left of
 //! the budget) and around every call of the referee (its time per dispute), and
 //! [`TimeLimited`](crate::solver::TimeLimited) one around every puzzle of a backend with a
-//! time limit per puzzle, so that a budget stops a puzzle in progress, not only the next one. It is a thread-local setting rather
-//! than an argument of [`Solver::solve`](crate::solver::Solver::solve) so that every backend keeps
-//! the one signature; a search reads the clock only once every [`CHECK_EVERY`] nodes.
+//! time limit per puzzle, so that a budget stops a puzzle in progress, not only the next one
+//! (the certificate search of `certify` reads it too). It is a thread-local setting rather
+//! than an argument of [`Solver::solve`](crate::solver::Solver::solve) so that every backend
+//! keeps the one signature; a search reads the clock only once every [`CHECK_EVERY`] nodes.
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
