@@ -126,6 +126,7 @@ impl BenchArgs {
             clock: self.clock,
             referee_max_nodes: self.settings.referee_budget().0,
             trust_outside: self.settings.trust_outside,
+            per_puzzle: (self.settings.max_nodes, self.settings.max_time()),
             // The referee gets `--timeout` per dispute, and no more than the time budget.
             referee_time: self
                 .settings

@@ -143,6 +143,18 @@ fn method_line(config: &Config) -> String {
         None => write!(s, ", no time budget"),
     }
     .ok();
+    match config.per_puzzle {
+        (None, None) => Ok(()),
+        (Some(n), None) => write!(s, ", at most {} nodes per puzzle", thousands(n)),
+        (None, Some(t)) => write!(s, ", at most {} s per puzzle", t.as_secs_f64()),
+        (Some(n), Some(t)) => write!(
+            s,
+            ", at most {} nodes and {} s per puzzle",
+            thousands(n),
+            t.as_secs_f64()
+        ),
+    }
+    .ok();
     match config.sample {
         Some(sm) => write!(
             s,

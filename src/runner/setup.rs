@@ -35,6 +35,10 @@ pub struct Config {
     /// Believe the counts of outside backends (`exec:`, `lib:`) that nothing in the run can
     /// check, instead of having the referee check them (the judge's rule 5; default `false`).
     pub trust_outside: bool,
+    /// The nodes and the time each search may spend on one puzzle, as the backends were
+    /// built with ([`Options::max_nodes`], [`Options::max_time`]), for the reports to name:
+    /// the backends keep to them, not the runner.
+    pub per_puzzle: (Option<u64>, Option<Duration>),
 }
 
 /// Default time the referee may spend on one dispute.
@@ -53,6 +57,7 @@ impl Default for Config {
             referee_max_nodes: None,
             referee_time: Some(REFEREE_TIME),
             trust_outside: false,
+            per_puzzle: (None, None),
         }
     }
 }

@@ -139,6 +139,22 @@ fn a_time_limit_per_puzzle_stops_that_puzzle_only() {
     assert_eq!(rows[0]["unknown"], "1", "{rows:?}");
     assert_eq!(rows[0]["budget_spent"], "false", "{rows:?}");
     assert_eq!(rows[0]["covered"], "2", "{rows:?}");
+    // The table's header names the budgets per puzzle.
+    let args = [
+        "bench",
+        "--backends",
+        "basic",
+        "--max-nodes",
+        "1000",
+        "--max-seconds",
+        "0.2",
+    ];
+    let out = run(&[&args[..], &[&file]].concat(), b"");
+    let table = crate::common::stdout(&out);
+    assert!(
+        table.contains(", at most 1,000 nodes and 0.2 s per puzzle,"),
+        "{table}"
+    );
     // An outside backend's calls are bounded by --timeout: the limit is refused, not ignored.
     let out = run(
         &[
