@@ -256,6 +256,7 @@ pub fn certify(args: &CertifyArgs) -> Result<bool> {
             _ => true,
         });
         let mut per_puzzle = Summary::default();
+        let limit = args.max_seconds.map(Duration::from_secs_f64);
         map_ordered(
             items,
             args.threads as usize,
@@ -263,7 +264,6 @@ pub fn certify(args: &CertifyArgs) -> Result<bool> {
             || Certifier::new(args.max_nodes),
             |certifier, item: &Item| {
                 let record = item.as_ref().ok()?;
-                let limit = args.max_seconds.map(Duration::from_secs_f64);
                 let certified =
                     sudobench::deadline::within(limit, || certifier.certify(&record.puzzle));
                 let kept = match (&dir, certified.ok()) {
