@@ -108,11 +108,14 @@ impl CountLimit {
 /// The most worker threads any subcommand starts (`--threads`, 1 to this).
 pub const MAX_THREADS: u16 = 256;
 
-/// A positive number of seconds (below a billion), for `--timeout` and `--max-seconds`.
+/// A positive number of seconds below a billion (about 31 years), for `--timeout`,
+/// `--max-seconds` and `generate --time-limit`.
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
-        _ => Err(format!("{s:?} is not a positive number of seconds")),
+        _ => Err(format!(
+            "{s:?} is not a positive number of seconds below 1000000000"
+        )),
     }
 }
 

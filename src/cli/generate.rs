@@ -59,7 +59,7 @@ pub struct GenerateArgs {
     confirm: Option<String>,
     /// Stop after this many seconds: the puzzles made by then are printed, the run reports how
     /// many were not made and exits 1 (9×9 puzzles only).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = super::args::parse_seconds)]
     time_limit: Option<f64>,
     /// Only part K of N of the puzzles (contiguous ranges of the puzzle indices, for job
     /// arrays): the parts' outputs concatenated in order are the whole run's.
@@ -115,13 +115,6 @@ fn parse_clues(s: &str) -> Result<(u32, u32), String> {
         ));
     }
     Ok((min, max))
-}
-
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
-        _ => Err(format!("{s:?} is not a number of seconds above 0")),
-    }
 }
 
 fn parse_guesses(s: &str) -> Result<f64, String> {

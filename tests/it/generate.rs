@@ -196,9 +196,14 @@ fn a_time_limit_stops_an_unreachable_hardness_goal_with_exit_1() {
     let plain = generate("-n 3");
     assert_eq!(quick.status.code(), Some(0));
     assert_eq!(quick.stdout, plain.stdout);
-    for bad in ["0", "-1", "soon"] {
-        let o = run(&["generate", "--time-limit", bad]);
+    for bad in ["0", "-1", "soon", "1e9"] {
+        let o = run(&["generate", &format!("--time-limit={bad}")]);
         assert_eq!(o.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("is not a positive number of seconds below"),
+            "{err}"
+        );
     }
 }
 
