@@ -1,7 +1,7 @@
 //! What a depth-first search for up to `limit` solutions has found so far, and its node
 //! budgets (nodes, and the thread's deadline): the bookkeeping `basic`, `bitmask` and `logic` share.
 
-use super::{Limit, Outcome, Stats};
+use super::{deadline, Limit, Outcome, Stats};
 use crate::grid::Grid;
 use crate::puzzle::Solution;
 
@@ -15,6 +15,8 @@ pub(crate) struct Progress<S = Grid> {
     first: Option<S>,
     second: Option<S>,
     out_of_budget: bool,
+    /// Whether the deadline is read at the coarse rate ([`deadline::due_coarse`]).
+    coarse_clock: bool,
     /// Guesses so far (the backend adds them).
     pub(crate) guesses: u64,
     /// The backend's other work counters (nodes are counted by [`enter`](Progress::enter)).
@@ -32,9 +34,17 @@ impl<S: Into<Solution>> Progress<S> {
             first: None,
             second: None,
             out_of_budget: false,
+            coarse_clock: false,
             guesses: 0,
             stats: Stats::default(),
         }
+    }
+
+    /// The search reads the deadline at the coarse rate of [`deadline::due_coarse`], for
+    /// nodes of well under a microsecond.
+    pub(crate) fn with_coarse_clock(mut self) -> Progress<S> {
+        self.coarse_clock = true;
+        self
     }
 
     /// Counts a node; false once the node budget is spent or the thread's deadline
@@ -42,7 +52,11 @@ impl<S: Into<Solution>> Progress<S> {
     #[inline(always)]
     pub(crate) fn enter(&mut self) -> bool {
         self.stats.nodes += 1;
-        if self.stats.nodes > self.max_nodes || super::deadline::due(self.stats.nodes) {
+        let due = match self.coarse_clock {
+            true => deadline::due_coarse(self.stats.nodes),
+            false => deadline::due(self.stats.nodes),
+        };
+        if self.stats.nodes > self.max_nodes || due {
             self.out_of_budget = true;
             return false;
         }

@@ -562,7 +562,7 @@ impl<R: Real> Engine<R> {
             self.randomize(rng, copies);
             let mut since = 0u64;
             while it < params.iterations && since < restart {
-                // A time budget: the clock is read once every `CHECK_EVERY` iterations.
+                // A time budget: the clock is read at iterations 1, 2, 4, … and every `CHECK_EVERY`.
                 if crate::deadline::due(it + 1) {
                     break 'run;
                 }

@@ -1,7 +1,8 @@
 //! A time limit per puzzle for any in-process backend ([`Options::max_time`]): each call of
 //! [`Solver::solve`] runs under a [`deadline`] of its own, which every built-in search reads
-//! (at most every [`deadline::CHECK_EVERY`] nodes, and the SAT backends between solver calls),
-//! so that a puzzle past its time answers `unknown` instead of holding up the run.
+//! (at nodes 1, 2, 4, … and every [`deadline::CHECK_EVERY`]; the SAT backends while loading
+//! and between solver calls), so that a puzzle past its time answers `unknown` instead of
+//! holding up the run.
 //!
 //! [`Options::max_time`]: super::Options::max_time
 

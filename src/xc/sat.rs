@@ -304,7 +304,12 @@ pub fn search<E: Engine>(engine: &mut E, instance: &Instance, mut t: Tally) -> F
     let lit = |l: Lit| if flip { !l } else { l };
     let mut session = engine.session(cnf.vars);
     let mut scratch: Vec<Lit> = Vec::new();
-    for clause in cnf.clauses() {
+    for (i, clause) in cnf.clauses().enumerate() {
+        // Past the deadline the rest is not loaded: `count_call` reads it before any call,
+        // so a formula cut short is never solved.
+        if i % 4096 == 4095 && crate::deadline::passed() {
+            break;
+        }
         scratch.clear();
         scratch.extend(clause.iter().map(|&l| lit(l)));
         session.add_clause(&scratch);

@@ -144,7 +144,13 @@ struct Buffers {
     scratch: Vec<Lit>,
 }
 
-/// A session of `engine` holding `clauses`.
+/// Clauses loaded between two readings of the deadline.
+const LOAD_CHECK_EVERY: usize = 4096;
+
+/// A session of `engine` holding `clauses`, or fewer once this thread's deadline has passed:
+/// loading a large grid's formula takes milliseconds, which a short time limit should not
+/// wait for. (A formula cut short is never solved: the deadline stays passed, and
+/// [`count_models`] reads it before its first call.)
 fn load<'e, 'c, E: Engine>(
     engine: &'e mut E,
     counting: &Counting,
@@ -152,7 +158,10 @@ fn load<'e, 'c, E: Engine>(
     buffers: &mut Buffers,
 ) -> E::Session<'e> {
     let mut session = engine.session(counting.vars);
-    for clause in clauses {
+    for (i, clause) in clauses.enumerate() {
+        if i % LOAD_CHECK_EVERY == LOAD_CHECK_EVERY - 1 && crate::deadline::passed() {
+            break;
+        }
         add_clause(&mut session, clause, counting.flip, &mut buffers.scratch);
     }
     session
