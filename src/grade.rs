@@ -27,6 +27,13 @@
 //! tdoku measures difficulty: one orientation says as much about the branching order as about
 //! the puzzle. The symmetries are drawn from the puzzle's own text and a seed, so a puzzle has
 //! the same grade wherever it appears in a file and however many threads grade it.
+//!
+//! **Budget.** Each of those searches may branch [`DEFAULT_MAX_NODES`] times (or as many as
+//! [`Grader::with_max_nodes`] says); one that runs out counts the guesses it made, so the
+//! mean is then a lower bound, and the grade says how many ran out ([`Grade::undecided`]).
+//! The grader searches without probing or clause learning, to count the guesses of plain
+//! backtracking, and without a budget Frisch's minimal 25×25 would hold it for far longer
+//! than minutes each.
 
 use crate::grid::Candidates;
 use crate::order::symmetry::OrderSymmetry;
@@ -180,7 +187,18 @@ pub struct Grade {
     pub clues: usize,
     /// Solutions `bitmask` found, counting up to 2 (`None`: it could not decide).
     pub solutions: Option<u32>,
+    /// Searches (one per symmetry) that spent their node budget before deciding: when
+    /// there are any, [`guesses`](Grade::guesses) is a lower bound.
+    pub undecided: u32,
 }
+
+/// Branchings each search of a [`Grader`] may make unless told otherwise: more than the
+/// bundled puzzles need but Frisch's minimal 25×25 (plain backtracking ran 2 minutes on one
+/// symmetry of the first without an end; with this budget the file is graded in minutes),
+/// and one 36×36 puzzle with several solutions (in one of its 16 symmetries). The
+/// hardest 9×9 sets need fewer than 2,000 (forum_hardest_1106: 766 on average over the 16 at
+/// most); the generated 16×16 to 36×36 sets up to 32,130 on average (a 16×16).
+pub const DEFAULT_MAX_NODES: u64 = 100_000;
 
 /// Mean guesses of `solver` deciding `puzzle` (count up to 2) over `symmetries`, and the count
 /// it found for the first of them.
@@ -189,16 +207,35 @@ pub fn mean_guesses(
     puzzle: &Puzzle,
     symmetries: &[Symmetry],
 ) -> (f64, Option<u32>) {
+    let g = guesses_over(solver, puzzle, symmetries);
+    (g.mean, g.count)
+}
+
+/// What the searches over the symmetries of a puzzle found.
+struct Guesses {
+    mean: f64,
+    /// The count of the first symmetry (`None`: undecided).
+    count: Option<u32>,
+    /// Searches that did not decide.
+    undecided: u32,
+}
+
+fn guesses_over(solver: &mut dyn Solver, puzzle: &Puzzle, symmetries: &[Symmetry]) -> Guesses {
     let mut total = 0u64;
-    let mut count = None;
+    let (mut count, mut undecided) = (None, 0);
     for (k, s) in symmetries.iter().enumerate() {
         let p = probe(solver, &s.apply_puzzle(puzzle), 2);
         total += p.guesses;
+        undecided += u32::from(p.count.is_none());
         if k == 0 {
             count = p.count;
         }
     }
-    (total as f64 / symmetries.len().max(1) as f64, count)
+    Guesses {
+        mean: total as f64 / symmetries.len().max(1) as f64,
+        count,
+        undecided,
+    }
 }
 
 /// Grades puzzles; holds its `bitmask` and `wide` instances, so build one per thread.
@@ -208,6 +245,7 @@ pub struct Grader {
     wide: Wide,
     symmetries: u32,
     seed: u64,
+    max_nodes: u64,
     drawn: Vec<Symmetry>,
 }
 
@@ -221,15 +259,29 @@ impl fmt::Debug for Grader {
 }
 
 impl Grader {
-    /// A grader averaging over `symmetries` random symmetries (at least 1) drawn with `seed`.
+    /// A grader averaging over `symmetries` random symmetries (at least 1) drawn with `seed`,
+    /// each search with a budget of [`DEFAULT_MAX_NODES`].
     pub fn new(symmetries: u32, seed: u64) -> Result<Grader, BuildError> {
         Ok(Grader {
             bitmask: Bitmask::new(&Options::default()),
             wide: Wide::new(Rules::WITHOUT_PROBING),
             symmetries: symmetries.max(1),
             seed,
+            max_nodes: 0,
             drawn: Vec::new(),
-        })
+        }
+        .with_max_nodes(DEFAULT_MAX_NODES))
+    }
+
+    /// The grader with a budget of `max_nodes` branchings (at least 1) for each search.
+    pub fn with_max_nodes(mut self, max_nodes: u64) -> Grader {
+        self.max_nodes = max_nodes.max(1);
+        self.bitmask = Bitmask::new(&Options {
+            max_nodes: Some(self.max_nodes),
+            ..Options::default()
+        });
+        self.wide.set_max_nodes(Some(self.max_nodes));
+        self
     }
 
     /// The grade of one puzzle, of any order.
@@ -242,12 +294,13 @@ impl Grader {
         self.drawn.clear();
         self.drawn
             .extend((0..self.symmetries).map(|_| Symmetry::random(&mut rng)));
-        let (guesses, solutions) = mean_guesses(&mut self.bitmask, puzzle, &self.drawn);
+        let g = guesses_over(&mut self.bitmask, puzzle, &self.drawn);
         Some(Grade {
             technique: technique_of(&start),
-            guesses,
+            guesses: g.mean,
             clues: start.masks().iter().filter(|m| m.count_ones() == 1).count(),
-            solutions,
+            solutions: g.count,
+            undecided: g.undecided,
         })
     }
 }
@@ -257,11 +310,12 @@ impl Grader {
     /// random symmetries of the grid, drawn from `rng`.
     fn grade_order(&mut self, grid: &OrderGrid, rng: &mut SplitMix64) -> Grade {
         let mut total = 0u64;
-        let mut solutions = None;
+        let (mut solutions, mut undecided) = (None, 0);
         for k in 0..self.symmetries {
             let image = OrderSymmetry::random(grid.order(), rng).apply(grid);
             let found = self.wide.solve(&image, 2);
             total += found.guesses;
+            undecided += u32::from(found.stopped);
             if k == 0 && !found.stopped {
                 solutions = Some(found.count);
             }
@@ -271,6 +325,7 @@ impl Grader {
             guesses: total as f64 / f64::from(self.symmetries),
             clues: grid.clue_count(),
             solutions,
+            undecided,
         }
     }
 }

@@ -175,8 +175,9 @@ pub fn run_chunk(
     let limit = Limit::new(limit).ok_or_else(|| PyValueError::new_err("limit must be >= 1"))?;
     let items = items(source, chunk)?;
     if command == "grade" {
-        let mut grader =
-            Grader::new(symmetries, seed).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut grader = Grader::new(symmetries, seed)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?
+            .with_max_nodes(max_nodes.unwrap_or(sudobench::grade::DEFAULT_MAX_NODES));
         return Ok(py.detach(move || {
             let (mut out, mut err) = (String::new(), String::new());
             let mut summary = Summary::default();

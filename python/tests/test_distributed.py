@@ -84,6 +84,11 @@ def test_budgets_are_the_cli_flags(client):
     for bad in (0, -1.0, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="max_seconds must be a positive number"):
             sd.count(client, [NOSOL], max_seconds=bad)
+    # max_nodes too is checked before any task is sent (a worker could not take it).
+    for call in (sd.count, sd.verify, sd.bench, sd.grade, sd.certify):
+        for bad in (-1, 2**64):
+            with pytest.raises(ValueError, match=f"max_nodes must be from 0 to .*, got {bad}"):
+                call(client, [NOSOL], max_nodes=bad)
 
 
 def test_every_order_runs_as_on_the_cli(client):
@@ -129,6 +134,11 @@ def test_verify_and_grade_equal_the_cli(client):
     assert graded.output == cli("grade", "--format", "json", "--symmetries", "2", NOSOL)
     assert graded.sums == cli("grade", "--summary", "--format", "json", "--symmetries", "2",
                               NOSOL)
+    # A budget too small for the searches: their guesses so far, and how many ran out.
+    tight = sd.grade(client, [SERG], symmetries=2, chunk_size=500, max_nodes=2)
+    assert tight.output == cli("grade", "--format", "json", "--symmetries", "2",
+                               "--max-nodes", "2", SERG)
+    assert '"undecided":2' in tight.output
 
 
 def test_certify_rows_equal_the_cli(client, tmp_path):

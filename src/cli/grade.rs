@@ -16,7 +16,7 @@ use sudobench::runner::shard::{Shard, Window};
 pub enum GradeFormat {
     /// Aligned columns per puzzle, then each file's summary.
     Table,
-    /// `source,line,puzzle,clues,technique,guesses,solutions` with a header.
+    /// `source,line,puzzle,clues,technique,guesses,solutions,undecided` with a header.
     Csv,
     /// One JSON object per puzzle.
     Json,
@@ -34,6 +34,11 @@ pub struct GradeArgs {
     /// Seed of the symmetries (mixed with each puzzle's text).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Branchings each search (one per symmetry) may make; one that runs out counts the
+    /// guesses it made, so the puzzle's figure is then a lower bound (`+` in the table).
+    #[arg(long, default_value_t = sudobench::grade::DEFAULT_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_nodes: u64,
     /// Worker threads (the output is the same for any number).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
@@ -113,22 +118,27 @@ fn summary_csv(source: &str, s: &Summary, symmetries: u32) -> String {
     csv_line(fields.iter().map(String::as_str))
 }
 
+/// The grader of `args`.
+fn grader(args: &GradeArgs) -> Result<Grader, sudobench::solver::BuildError> {
+    Ok(Grader::new(args.symmetries, args.seed)?.with_max_nodes(args.max_nodes))
+}
+
 /// `sudobench grade`.
 pub fn grade(args: &GradeArgs) -> Result<bool> {
     super::xc::refuse("grade", &args.files)?;
     // A grader that cannot be built is a usage error before any output.
-    Grader::new(args.symmetries, args.seed)?;
+    grader(args)?;
     let mut out = Output::stdout();
     match (args.format, args.summary) {
         (GradeFormat::Csv, false) => {
-            out.line("source,line,puzzle,clues,technique,guesses,solutions");
+            out.line("source,line,puzzle,clues,technique,guesses,solutions,undecided");
         }
         (GradeFormat::Csv, true) => {
             out.line(&summary_csv_header());
         }
         (GradeFormat::Table, false) => {
             out.line(&format!(
-                "{:<40} {:>5} {:<18} {:>9} {:>7}  puzzle",
+                "{:<40} {:>5} {:<18} {:>10} {:>7}  puzzle",
                 "source:line", "clues", "technique", "guesses", "sols"
             ));
         }
@@ -156,7 +166,7 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
             &mut part,
             args.threads as usize,
             64,
-            || Grader::new(args.symmetries, args.seed).ok(),
+            || grader(args).ok(),
             |grader, item: &Item| match (item, grader) {
                 (Ok(record), Some(g)) => g.grade(&record.puzzle),
                 _ => None,
@@ -184,11 +194,14 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
                 }
                 let line = match args.format {
                     GradeFormat::Table => format!(
-                        "{:<40} {:>5} {:<18} {:>9.2} {:>7}  {}",
+                        "{:<40} {:>5} {:<18} {:>10} {:>7}  {}",
                         format!("{}:{}", record.source, record.line),
                         g.clues,
                         g.technique.name(),
-                        g.guesses,
+                        match g.undecided {
+                            0 => format!("{:.2}", g.guesses),
+                            _ => format!("{:.2}+", g.guesses),
+                        },
                         solutions(g.solutions),
                         record.puzzle
                     ),
@@ -200,6 +213,7 @@ pub fn grade(args: &GradeArgs) -> Result<bool> {
                         g.technique.name(),
                         &Fixed::<3>(g.guesses).to_string(),
                         &solutions(g.solutions),
+                        &g.undecided.to_string(),
                     ]),
                     GradeFormat::Json => json_line(&GradeRow::new(&record, &g)),
                 };

@@ -428,6 +428,8 @@ pub struct GradeRow {
     pub guesses: Fixed<3>,
     /// `0`, `1`, `2+` or `unknown`.
     pub solutions: String,
+    /// Searches that spent their node budget (the guesses are then a lower bound).
+    pub undecided: u32,
 }
 
 impl GradeRow {
@@ -445,6 +447,7 @@ impl GradeRow {
                 Some(n) => n.to_string(),
                 None => "unknown".to_string(),
             },
+            undecided: g.undecided,
         }
     }
 }

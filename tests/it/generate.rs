@@ -311,7 +311,7 @@ fn grade_puts_kaggle_below_search_and_the_hardest_at_search() {
     let rows = lines(&o);
     assert_eq!(
         rows[0],
-        "source,line,puzzle,clues,technique,guesses,solutions"
+        "source,line,puzzle,clues,technique,guesses,solutions,undecided"
     );
     let fields: Vec<Vec<&str>> = rows[1..].iter().map(|r| r.split(',').collect()).collect();
     assert_eq!(fields.len(), 2);
@@ -336,6 +336,7 @@ fn grade_puts_kaggle_below_search_and_the_hardest_at_search() {
     let (ge, gh): (f64, f64) = (easy[5].parse().unwrap(), hard[5].parse().unwrap());
     assert!(gh > ge, "{ge} {gh}");
     assert_eq!((easy[6], hard[6]), ("1", "1"));
+    assert_eq!((easy[7], hard[7]), ("0", "0"));
     // The summary goes to stderr with CSV, with its histogram.
     let err = text(&o.stderr);
     assert!(err.contains("two.txt: 2 puzzles"), "{err}");
@@ -392,7 +393,7 @@ fn grade_exit_codes() {
     let rows = lines(&o);
     assert_eq!(rows.len(), 2, "{rows:?}");
     assert!(rows[1].contains(",search,"), "{rows:?}");
-    assert!(rows[1].ends_with(",2+"), "{rows:?}");
+    assert!(rows[1].ends_with(",2+,0"), "{rows:?}");
     let missing = crate::common::run_in(dir.path(), &["grade", "missing.txt"], b"");
     assert_eq!(missing.status.code(), Some(1));
 }

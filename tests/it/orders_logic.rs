@@ -100,6 +100,39 @@ fn no_guess_on_other_orders_finds_contradictions_and_refuses_pencilmarks() {
     );
 }
 
+/// `grade`'s searches have a budget: Frisch's minimal 25×25, which plain backtracking takes
+/// hours over, is graded at once with its guesses as a lower bound and its count unknown.
+#[test]
+fn grade_stops_each_search_at_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("frisch.txt");
+    let gecode = sudobench::format::Reader::open(&format!("{DATA}/orders_25x25_gecode.gz"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    std::fs::write(&path, format!("{}\n", gecode.puzzle)).unwrap();
+    let file = path.to_str().unwrap();
+    let budget = ["--symmetries", "2", "--max-nodes", "300"];
+    let out = run(
+        &[&["grade", "--format", "csv"][..], &budget, &[file]].concat(),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let rows = lines(&out);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let fields: Vec<&str> = rows[1].split(',').collect();
+    assert_eq!(fields[5..], ["300.000", "unknown", "2"], "{}", rows[1]);
+    let out = run(&[&["grade"][..], &budget, &[file]].concat(), b"");
+    let text = crate::common::stdout(&out);
+    assert!(text.contains(" 300.00+ unknown "), "{text}");
+    assert!(text.contains("1 without exactly one solution"), "{text}");
+    for bad in ["0", "x"] {
+        let out = run(&["grade", "--max-nodes", bad, file], b"");
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
 /// `grade` on other orders: a full grid needs nothing, a full grid less one cell a naked
 /// single; a set without solutions never grades as solved by deduction, and the unique Gecode
 /// set grades every puzzle with one solution.

@@ -238,6 +238,14 @@ class _Records:
         self.items = items
 
 
+def _nodes(max_nodes: int | None) -> int | None:
+    """``max_nodes`` checked here, before any task is sent: a whole number from 0 to 2**64 - 1
+    (the workers' type; outside it every task would fail there instead)."""
+    if max_nodes is not None and not 0 <= max_nodes < 2**64:
+        raise ValueError(f"max_nodes must be from 0 to {2**64 - 1}, got {max_nodes}")
+    return max_nodes
+
+
 def _seconds(max_seconds: float | None) -> float | None:
     """``max_seconds`` checked here, before any task is sent: a positive, finite number."""
     if max_seconds is not None and not (0 < max_seconds < float("inf")):
@@ -277,7 +285,7 @@ def count(
     ``--max-nodes`` and ``--max-seconds``, a puzzle's budget."""
     results, failed = _records_run(
         client, "count", files, backends=[backend], chunk_size=chunk_size,
-        retries=retries, progress=progress, limit=limit, max_nodes=max_nodes,
+        retries=retries, progress=progress, limit=limit, max_nodes=_nodes(max_nodes),
         max_seconds=_seconds(max_seconds),
     )
     return Run(
@@ -304,7 +312,7 @@ def verify(
     backends = [backend] + ([("dlx" if backend == "sat" else "sat")] if cross_check else [])
     results, failed = _records_run(
         client, "verify", files, backends=backends, chunk_size=chunk_size,
-        retries=retries, progress=progress, max_nodes=max_nodes,
+        retries=retries, progress=progress, max_nodes=_nodes(max_nodes),
         max_seconds=_seconds(max_seconds),
     )
     return Run(
@@ -338,7 +346,7 @@ def bench(
     )
     results, failed = _records_run(
         client, "bench", files, backends=chosen, chunk_size=chunk_size,
-        retries=retries, progress=progress, limit=limit, max_nodes=max_nodes,
+        retries=retries, progress=progress, limit=limit, max_nodes=_nodes(max_nodes),
         max_seconds=_seconds(max_seconds),
     )
     sums = _native.merge(_join(results, 2))
@@ -351,15 +359,17 @@ def grade(
     symmetries: int = 16,
     seed: int = 1,
     *,
+    max_nodes: int | None = None,
     chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
 ) -> Run:
     """``sudobench grade --format json`` on the cluster; :attr:`Run.sums` holds the per-file
-    summaries of ``grade --summary --format json``."""
+    summaries of ``grade --summary --format json``. ``max_nodes``: the budget of each search
+    (``--max-nodes``; the CLI's default when ``None``)."""
     results, failed = _records_run(
         client, "grade", files, backends=[], chunk_size=chunk_size, retries=retries,
-        progress=progress, symmetries=symmetries, seed=seed,
+        progress=progress, symmetries=symmetries, seed=seed, max_nodes=_nodes(max_nodes),
     )
     return Run(
         output="".join(_join(results, 0)),
@@ -385,7 +395,7 @@ def certify(
     CLI's default when ``None``); ``max_seconds``: its time limit (``--max-seconds``)."""
     results, failed = _records_run(
         client, "certify", files, backends=[], chunk_size=chunk_size, retries=retries,
-        progress=progress, max_nodes=max_nodes, max_seconds=_seconds(max_seconds),
+        progress=progress, max_nodes=_nodes(max_nodes), max_seconds=_seconds(max_seconds),
     )
     return Run(
         output="".join(_join(results, 0)), errors="".join(_join(results, 1)), failed=failed
