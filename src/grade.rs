@@ -195,9 +195,9 @@ pub struct Grade {
 /// Branchings each search of a [`Grader`] may make unless told otherwise: more than the
 /// bundled puzzles need but Frisch's minimal 25×25 (plain backtracking ran 2 minutes on one
 /// symmetry of the first without an end; with this budget the file is graded in minutes),
-/// and one 36×36 puzzle with several solutions (in one of its 16 symmetries). The
-/// hardest 9×9 sets need fewer than 2,000 (forum_hardest_1106: 766 on average over the 16 at
-/// most); the generated 16×16 to 36×36 sets up to 32,130 on average (a 16×16).
+/// and one 36×36 puzzle with several solutions (in one of its 16 symmetries). Every search
+/// on forum_hardest_1106 needs fewer than 2,000 (766 at most on average over the 16); the
+/// generated 16×16 to 36×36 sets up to 32,130 on average (a 16×16).
 pub const DEFAULT_MAX_NODES: u64 = 100_000;
 
 /// Mean guesses of `solver` deciding `puzzle` (count up to 2) over `symmetries`, and the count
@@ -245,7 +245,6 @@ pub struct Grader {
     wide: Wide,
     symmetries: u32,
     seed: u64,
-    max_nodes: u64,
     drawn: Vec<Symmetry>,
 }
 
@@ -267,7 +266,6 @@ impl Grader {
             wide: Wide::new(Rules::WITHOUT_PROBING),
             symmetries: symmetries.max(1),
             seed,
-            max_nodes: 0,
             drawn: Vec::new(),
         }
         .with_max_nodes(DEFAULT_MAX_NODES))
@@ -275,12 +273,12 @@ impl Grader {
 
     /// The grader with a budget of `max_nodes` branchings (at least 1) for each search.
     pub fn with_max_nodes(mut self, max_nodes: u64) -> Grader {
-        self.max_nodes = max_nodes.max(1);
+        let max_nodes = Some(max_nodes.max(1));
         self.bitmask = Bitmask::new(&Options {
-            max_nodes: Some(self.max_nodes),
+            max_nodes,
             ..Options::default()
         });
-        self.wide.set_max_nodes(Some(self.max_nodes));
+        self.wide.set_max_nodes(max_nodes);
         self
     }
 
