@@ -62,6 +62,18 @@ pub(crate) fn due(nodes: u64) -> bool {
     (nodes.is_power_of_two() || nodes.is_multiple_of(CHECK_EVERY)) && passed()
 }
 
+/// Clauses a SAT backend loads between two readings of the clock ([`due_loading`]).
+const LOAD_CHECK_EVERY: usize = 4096;
+
+/// Whether a SAT backend loading its formula should stop before clause `clauses` (counted
+/// from 0) for the deadline: loading a large grid's formula takes milliseconds, which a short
+/// time limit should not wait for. A formula cut short must never be solved: the backends
+/// read the deadline again before their first solver call, and it stays passed.
+#[inline]
+pub(crate) fn due_loading(clauses: usize) -> bool {
+    clauses % LOAD_CHECK_EVERY == LOAD_CHECK_EVERY - 1 && passed()
+}
+
 /// [`due`] for a search whose nodes take well under a microsecond (`bitmask`), where the
 /// extra reads of [`due`] would be a few percent of an easy puzzle's time: the clock is read
 /// at the first node and every [`CHECK_EVERY`] nodes after it.
@@ -100,7 +112,11 @@ mod tests {
         let doubling: Vec<u64> = (0..=10).map(|k| 1 << k).chain([2048]).collect();
         assert_eq!(read_at(due), doubling);
         assert_eq!(read_at(due_coarse), vec![1, 1025, 2049]);
+        let loading: Vec<usize> = with_deadline(Some(Instant::now()), || {
+            (0..10_000).filter(|&i| due_loading(i)).collect()
+        });
+        assert_eq!(loading, vec![4095, 8191]);
         // Without a deadline nothing is due.
-        assert!((1..=3000).all(|n| !due(n) && !due_coarse(n)));
+        assert!((1..=3000).all(|n| !due(n) && !due_coarse(n) && !due_loading(n as usize)));
     }
 }

@@ -307,7 +307,7 @@ pub fn search<E: Engine>(engine: &mut E, instance: &Instance, mut t: Tally) -> F
     for (i, clause) in cnf.clauses().enumerate() {
         // Past the deadline the rest is not loaded: `count_call` reads it before any call,
         // so a formula cut short is never solved.
-        if i % 4096 == 4095 && crate::deadline::passed() {
+        if crate::deadline::due_loading(i) {
             break;
         }
         scratch.clear();

@@ -144,13 +144,9 @@ struct Buffers {
     scratch: Vec<Lit>,
 }
 
-/// Clauses loaded between two readings of the deadline.
-const LOAD_CHECK_EVERY: usize = 4096;
-
-/// A session of `engine` holding `clauses`, or fewer once this thread's deadline has passed:
-/// loading a large grid's formula takes milliseconds, which a short time limit should not
-/// wait for. (A formula cut short is never solved: the deadline stays passed, and
-/// [`count_models`] reads it before its first call.)
+/// A session of `engine` holding `clauses`, or fewer once this thread's deadline has passed
+/// ([`crate::deadline`]; such a formula is never solved: [`count_models`] reads the deadline
+/// before its first call).
 fn load<'e, 'c, E: Engine>(
     engine: &'e mut E,
     counting: &Counting,
@@ -159,7 +155,7 @@ fn load<'e, 'c, E: Engine>(
 ) -> E::Session<'e> {
     let mut session = engine.session(counting.vars);
     for (i, clause) in clauses.enumerate() {
-        if i % LOAD_CHECK_EVERY == LOAD_CHECK_EVERY - 1 && crate::deadline::passed() {
+        if crate::deadline::due_loading(i) {
             break;
         }
         add_clause(&mut session, clause, counting.flip, &mut buffers.scratch);
