@@ -222,14 +222,17 @@ impl Board {
         if a == 0 {
             return Err(Contradiction);
         }
-        self.cand[i] = a;
+        // Word `i` is written last: the clearing below would clear its own placed cells.
         self.seen[i] = a;
         let fa = fold_cols(a);
         let cols = COLS_BOTH[fa as usize];
         let keep = cols as u32;
         let [n1, n2] = NEIGHBOURS[i];
-        self.cand[n1 as usize] &= keep;
-        self.cand[n2 as usize] &= keep;
+        let (n1, n2) = (n1 as usize, n2 as usize);
+        // The digit's words in the two other bands, kept in registers: the clearing below
+        // writes band `b` only, so it leaves them alone, and the claims read them without
+        // waiting for their stores.
+        let (c1, c2) = (self.cand[n1] & keep, self.cand[n2] & keep);
         let solved = EXPAND[((lock & cols) >> 32) as usize & 0x1ff] & a;
         let new = solved & self.unsolved[b];
         // `FLAT`: without a branch on `new`, which is mispredicted often where updates place
@@ -243,24 +246,23 @@ impl Board {
             for e in 0..9 {
                 self.cand[3 * e + b] &= !new;
             }
-            // The loop also cleared the digit's own cells.
-            self.cand[i] = a;
         }
         if !CLAIMS {
+            self.cand[i] = a;
+            self.cand[n1] = c1;
+            self.cand[n2] = c2;
             return Ok(());
         }
         // Claiming along columns, for the digit's three bands: a column whose digit lies in
         // one band keeps its box to that column. (Here rather than in a pass of its own since
         // a word of this digit changes whenever a claim may have appeared.)
-        let (n1, n2) = (n1 as usize, n2 as usize);
-        // (Word i is `a` again here, so its columns are `fa`.)
-        let (f0, f1, f2) = (fa, fold_cols(self.cand[n1]), fold_cols(self.cand[n2]));
+        let (f0, f1, f2) = (fa, fold_cols(c1), fold_cols(c2));
         if f0 | f1 | f2 != 0x1ff {
             return Err(Contradiction);
         }
-        self.cand[i] &= CLAIM_KEEP[(f0 & !(f1 | f2)) as usize];
-        self.cand[n1] &= CLAIM_KEEP[(f1 & !(f0 | f2)) as usize];
-        self.cand[n2] &= CLAIM_KEEP[(f2 & !(f0 | f1)) as usize];
+        self.cand[i] = a & CLAIM_KEEP[(f0 & !(f1 | f2)) as usize];
+        self.cand[n1] = c1 & CLAIM_KEEP[(f1 & !(f0 | f2)) as usize];
+        self.cand[n2] = c2 & CLAIM_KEEP[(f2 & !(f0 | f1)) as usize];
         Ok(())
     }
 
