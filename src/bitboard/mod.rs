@@ -33,7 +33,7 @@ pub(crate) mod triads;
 pub(crate) use isa::{Avx2, Avx2Pext, Avx2Proof, Baseline, Isa};
 
 use crate::util::Popcnt;
-use tables::{fold_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, EXPAND, LOCK_BOTH, PEERS81};
+use tables::{fold_cols, BAND, BAND_PEERS, CLAIM_KEEP, COLS_BOTH, LOCK_BOTH, PEERS81};
 
 /// The state of one search node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,7 +233,9 @@ impl Board {
         // writes band `b` only, so it leaves them alone, and the claims read them without
         // waiting for their stores.
         let (c1, c2) = (self.cand[n1] & keep, self.cand[n2] & keep);
-        let solved = EXPAND[((lock & cols) >> 32) as usize & 0x1ff] & a;
+        // A cell is placed where its minirow is the only one of its row and box and its box
+        // holds the digit in one column: the high halves of both entries hold those cells.
+        let solved = ((lock & cols) >> 32) as u32 & a;
         let new = solved & self.unsolved[b];
         // `FLAT`: without a branch on `new`, which is mispredicted often where updates place
         // cells as often as not (both searches); clearing nothing costs a dozen

@@ -195,14 +195,17 @@ pub const EXPAND: [u32; 512] = table512!(|m| widen(m as u32));
 pub const POINT_COLS: [u16; 512] =
     table512!(|x| (x as u32 & widen(single_col_boxes(x as u32))) as u16);
 
-/// `LOCK` and `LOCKED` in one entry (cells in the low 32 bits, locked minirows above), so
-/// that the update needs one load for both.
-pub const LOCK_BOTH: [u64; 512] = table512!(|m| LOCK[m] as u64 | (LOCKED[m] as u64) << 32);
+/// `LOCK` and `LOCKED` in one entry (cells in the low 32 bits, the cells of the locked
+/// minirows above), so that the update needs one load for both. The minirows are stored as
+/// their cells, so that the update finds its placed cells by ANDs alone, without a further
+/// lookup at the end of its chain of dependent loads.
+pub const LOCK_BOTH: [u64; 512] =
+    table512!(|m| LOCK[m] as u64 | (EXPAND[LOCKED[m] as usize] as u64) << 32);
 
-/// `POINT_KEEP` and `SINGLE_COL_BOXES` in one entry (kept cells in the low 32 bits, minirows
-/// of single-column boxes above), one load for both.
+/// `POINT_KEEP` and `SINGLE_COL_BOXES` in one entry (kept cells in the low 32 bits, the cells
+/// of the single-column boxes' minirows above), one load for both.
 pub const COLS_BOTH: [u64; 512] =
-    table512!(|x| POINT_KEEP[x] as u64 | (SINGLE_COL_BOXES[x] as u64) << 32);
+    table512!(|x| POINT_KEEP[x] as u64 | (EXPAND[SINGLE_COL_BOXES[x] as usize] as u64) << 32);
 
 /// For a 9-bit column set of one band: the cells the other two bands of the stack may keep
 /// (all but the columns of `POINT_COLS`).
