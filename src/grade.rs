@@ -359,6 +359,9 @@ pub struct Summary {
     pub clues: u64,
     /// Puzzles without exactly one solution (or whose count was undecided).
     pub not_unique: u64,
+    /// Puzzles with a search that ran out of its node budget: their guesses are a lower
+    /// bound, so the mean guesses is one too.
+    pub undecided: u64,
 }
 
 impl Summary {
@@ -373,6 +376,7 @@ impl Summary {
         if g.solutions != Some(1) {
             self.not_unique += 1;
         }
+        self.undecided += u64::from(g.undecided > 0);
     }
 
     /// Mean guesses per puzzle.

@@ -71,6 +71,14 @@ fn summary_table(source: &str, s: &Summary, symmetries: u32) -> String {
         s.mean_guesses(),
         s.not_unique
     );
+    if s.undecided > 0 {
+        // Before the line break: the summary's first line says it.
+        text.pop();
+        text.push_str(&format!(
+            "; {} undecided (a search ran out of --max-nodes: their guesses, and the mean, are lower bounds)\n",
+            s.undecided
+        ));
+    }
     for t in Technique::ALL {
         let n = s.with(t);
         if n > 0 {
@@ -95,6 +103,7 @@ fn summary_csv_header() -> String {
         "not_unique",
     ];
     names.extend(Technique::ALL.iter().map(|t| t.name()));
+    names.push("undecided");
     csv_line(names)
 }
 
@@ -115,6 +124,7 @@ fn summary_csv(source: &str, s: &Summary, symmetries: u32) -> String {
         s.not_unique.to_string(),
     ];
     fields.extend(Technique::ALL.iter().map(|&t| s.with(t).to_string()));
+    fields.push(s.undecided.to_string());
     csv_line(fields.iter().map(String::as_str))
 }
 

@@ -27,6 +27,10 @@ pub struct GradeSummaryRow {
     pub symmetries: u32,
     pub not_unique: u64,
     pub techniques: Techniques,
+    /// Puzzles with a search out of its node budget (absent from parts of older versions,
+    /// which had no budget: 0).
+    #[serde(default)]
+    pub undecided: u64,
     /// Sum of the clue counts.
     pub clues: Option<u64>,
     /// Sum of the mean guesses.
@@ -82,6 +86,7 @@ impl GradeSummaryRow {
             symmetries,
             not_unique: s.not_unique,
             techniques: Techniques(s.techniques),
+            undecided: s.undecided,
             clues: Some(s.clues),
             guesses: Some(s.guesses),
         }
@@ -95,6 +100,7 @@ impl GradeSummaryRow {
             guesses: self.guesses?,
             clues: self.clues?,
             not_unique: self.not_unique,
+            undecided: self.undecided,
         })
     }
 
@@ -118,6 +124,7 @@ impl GradeSummaryRow {
         mine.guesses += theirs.guesses;
         mine.clues += theirs.clues;
         mine.not_unique += theirs.not_unique;
+        mine.undecided += theirs.undecided;
         for (a, b) in mine.techniques.iter_mut().zip(theirs.techniques) {
             *a += b;
         }

@@ -126,7 +126,53 @@ fn grade_stops_each_search_at_its_budget() {
     let out = run(&[&["grade"][..], &budget, &[file]].concat(), b"");
     let text = crate::common::stdout(&out);
     assert!(text.contains(" 300.00+ unknown "), "{text}");
-    assert!(text.contains("1 without exactly one solution"), "{text}");
+    assert!(
+        text.contains("1 without exactly one solution; 1 undecided"),
+        "{text}"
+    );
+    // The summaries count it too, and parts of it add up.
+    let out = run(
+        &[
+            &["grade", "--summary", "--format", "csv"][..],
+            &budget,
+            &[file],
+        ]
+        .concat(),
+        b"",
+    );
+    let rows = lines(&out);
+    assert!(rows[0].ends_with(",undecided"), "{}", rows[0]);
+    assert!(rows[1].ends_with(",1"), "{}", rows[1]);
+    let json = |extra: &[&str]| {
+        let out = run(
+            &[
+                &["grade", "--summary", "--format", "json"][..],
+                extra,
+                &budget,
+                &[file],
+            ]
+            .concat(),
+            b"",
+        );
+        crate::common::stdout(&out)
+    };
+    let whole: serde_json::Value = serde_json::from_str(json(&[]).trim()).unwrap();
+    assert_eq!(whole["undecided"], 1, "{whole}");
+    let parts = [json(&["--shard", "1/2"]), json(&["--shard", "2/2"])];
+    let dir_parts: Vec<String> = parts
+        .iter()
+        .enumerate()
+        .map(|(k, text)| {
+            let p = dir.path().join(format!("part{k}.json"));
+            std::fs::write(&p, text).unwrap();
+            p.to_str().unwrap().to_string()
+        })
+        .collect();
+    let merged = run(&["merge", &dir_parts[0], &dir_parts[1]], b"");
+    let merged: serde_json::Value =
+        serde_json::from_str(crate::common::stdout(&merged).trim()).unwrap();
+    assert_eq!(merged["undecided"], 1, "{merged}");
+    assert_eq!(merged["puzzles"], 1, "{merged}");
     for bad in ["0", "x"] {
         let out = run(&["grade", "--max-nodes", bad, file], b"");
         assert_eq!(out.status.code(), Some(2), "{bad}");
