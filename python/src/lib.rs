@@ -239,16 +239,18 @@ fn max_nodes_arg(max_nodes: Option<i128>) -> PyResult<Option<u64>> {
         .transpose()
 }
 
-/// The time limit per puzzle of `max_seconds`: a positive, finite number of seconds.
+/// The time limit per puzzle of `max_seconds`: a positive number of seconds below 10⁹, the
+/// bound of the CLI's `--max-seconds` (a deadline further off than that cannot be meant, and
+/// near `Duration`'s own limit it would overflow when added to the clock).
 pub(crate) fn max_time_arg(max_seconds: Option<f64>) -> PyResult<Option<std::time::Duration>> {
     max_seconds
         .map(|s| {
             std::time::Duration::try_from_secs_f64(s)
                 .ok()
-                .filter(|t| !t.is_zero())
+                .filter(|t| !t.is_zero() && s < 1e9)
                 .ok_or_else(|| {
                     PyValueError::new_err(format!(
-                        "max_seconds must be a positive number of seconds, got {s}"
+                        "max_seconds must be a positive number of seconds below 1000000000, got {s}"
                     ))
                 })
         })

@@ -81,7 +81,7 @@ def test_budgets_are_the_cli_flags(client):
     assert tight.output == cli("count", "--max-nodes", "1", SERG)
     certified = sd.certify(client, [SERG], chunk_size=500, max_seconds=1e-9)
     assert certified.output.count("search time limit reached after 1 node") == 9994
-    for bad in (0, -1.0, float("nan"), float("inf")):
+    for bad in (0, -1.0, float("nan"), float("inf"), 1e9):
         with pytest.raises(ValueError, match="max_seconds must be a positive number"):
             sd.count(client, [NOSOL], max_seconds=bad)
     # max_nodes too is checked before any task is sent (a worker could not take it).

@@ -247,9 +247,12 @@ def _nodes(max_nodes: int | None) -> int | None:
 
 
 def _seconds(max_seconds: float | None) -> float | None:
-    """``max_seconds`` checked here, before any task is sent: a positive, finite number."""
-    if max_seconds is not None and not (0 < max_seconds < float("inf")):
-        raise ValueError(f"max_seconds must be a positive number of seconds, got {max_seconds}")
+    """``max_seconds`` checked here, before any task is sent: a positive number below 10**9,
+    the bound the workers (and the CLI's ``--max-seconds``) take."""
+    if max_seconds is not None and not (0 < max_seconds < 1e9):
+        raise ValueError(
+            f"max_seconds must be a positive number of seconds below 1000000000, got {max_seconds}"
+        )
     return max_seconds
 
 
