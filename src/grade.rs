@@ -35,6 +35,7 @@
 //! backtracking, and without a budget Frisch's minimal 25×25 would hold it for far longer
 //! than minutes each.
 
+use crate::deadline;
 use crate::grid::Candidates;
 use crate::order::symmetry::OrderSymmetry;
 use crate::order::OrderGrid;
@@ -48,6 +49,7 @@ use crate::solver::{BuildError, Options, Solver};
 use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, SplitMix64};
 use std::fmt;
+use std::time::Duration;
 
 /// The hardest step a puzzle needs, in increasing order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -207,7 +209,7 @@ pub fn mean_guesses(
     puzzle: &Puzzle,
     symmetries: &[Symmetry],
 ) -> (f64, Option<u32>) {
-    let g = guesses_over(solver, puzzle, symmetries);
+    let g = guesses_over(solver, puzzle, symmetries, None);
     (g.mean, g.count)
 }
 
@@ -220,11 +222,18 @@ struct Guesses {
     undecided: u32,
 }
 
-fn guesses_over(solver: &mut dyn Solver, puzzle: &Puzzle, symmetries: &[Symmetry]) -> Guesses {
+/// `max_time`: the time limit of each search.
+fn guesses_over(
+    solver: &mut dyn Solver,
+    puzzle: &Puzzle,
+    symmetries: &[Symmetry],
+    max_time: Option<Duration>,
+) -> Guesses {
     let mut total = 0u64;
     let (mut count, mut undecided) = (None, 0);
     for (k, s) in symmetries.iter().enumerate() {
-        let p = probe(solver, &s.apply_puzzle(puzzle), 2);
+        let image = s.apply_puzzle(puzzle);
+        let p = deadline::within(max_time, || probe(solver, &image, 2));
         total += p.guesses;
         undecided += u32::from(p.count.is_none());
         if k == 0 {
@@ -245,6 +254,8 @@ pub struct Grader {
     wide: Wide,
     symmetries: u32,
     seed: u64,
+    /// The time limit of each search (`None`: the node budget alone).
+    max_time: Option<Duration>,
     drawn: Vec<Symmetry>,
 }
 
@@ -266,6 +277,7 @@ impl Grader {
             wide: Wide::new(Rules::WITHOUT_PROBING),
             symmetries: symmetries.max(1),
             seed,
+            max_time: None,
             drawn: Vec::new(),
         }
         .with_max_nodes(DEFAULT_MAX_NODES))
@@ -282,6 +294,15 @@ impl Grader {
         self
     }
 
+    /// The grader with a time limit for each search as well. A search that reaches it counts
+    /// as one that ran out of nodes (its guesses a lower bound, [`Grade::undecided`]); the
+    /// grades then depend on the machine, where the node budget alone keeps them the same
+    /// everywhere.
+    pub fn with_max_time(mut self, max_time: Option<Duration>) -> Grader {
+        self.max_time = max_time;
+        self
+    }
+
     /// The grade of one puzzle, of any order.
     pub fn grade(&mut self, puzzle: &Puzzle) -> Option<Grade> {
         let mut rng = SplitMix64::new(mix_seed(self.seed, text_hash(puzzle)));
@@ -292,7 +313,7 @@ impl Grader {
         self.drawn.clear();
         self.drawn
             .extend((0..self.symmetries).map(|_| Symmetry::random(&mut rng)));
-        let g = guesses_over(&mut self.bitmask, puzzle, &self.drawn);
+        let g = guesses_over(&mut self.bitmask, puzzle, &self.drawn, self.max_time);
         Some(Grade {
             technique: technique_of(&start),
             guesses: g.mean,
@@ -311,7 +332,7 @@ impl Grader {
         let (mut solutions, mut undecided) = (None, 0);
         for k in 0..self.symmetries {
             let image = OrderSymmetry::random(grid.order(), rng).apply(grid);
-            let found = self.wide.solve(&image, 2);
+            let found = deadline::within(self.max_time, || self.wide.solve(&image, 2));
             total += found.guesses;
             undecided += u32::from(found.stopped);
             if k == 0 && !found.stopped {

@@ -177,7 +177,8 @@ pub fn run_chunk(
     if command == "grade" {
         let mut grader = Grader::new(symmetries, seed)
             .map_err(|e| PyValueError::new_err(e.to_string()))?
-            .with_max_nodes(max_nodes.unwrap_or(sudobench::grade::DEFAULT_MAX_NODES));
+            .with_max_nodes(max_nodes.unwrap_or(sudobench::grade::DEFAULT_MAX_NODES))
+            .with_max_time(crate::max_time_arg(max_seconds)?);
         return Ok(py.detach(move || {
             let (mut out, mut err) = (String::new(), String::new());
             let mut summary = Summary::default();

@@ -139,6 +139,14 @@ def test_verify_and_grade_equal_the_cli(client):
     assert tight.output == cli("grade", "--format", "json", "--symmetries", "2",
                                "--max-nodes", "2", SERG)
     assert '"undecided":2' in tight.output
+    # And a time limit per search: on 25x25 `wide` reads the clock at its first node.
+    frisch = str(DATA / "orders_25x25_gecode.gz")
+    timed = sd.grade(client, [frisch], symmetries=2, chunk_size=5, max_seconds=1e-9)
+    assert timed.output == cli("grade", "--format", "json", "--symmetries", "2",
+                               "--max-seconds", "1e-9", frisch)
+    assert timed.output.count('"undecided":2') == timed.output.count("\n") > 0
+    with pytest.raises(ValueError, match="max_seconds must be a positive number"):
+        sd.grade(client, [NOSOL], max_seconds=0)
 
 
 def test_certify_rows_equal_the_cli(client, tmp_path):

@@ -39,6 +39,10 @@ pub struct GradeArgs {
     #[arg(long, default_value_t = sudobench::grade::DEFAULT_MAX_NODES,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_nodes: u64,
+    /// Seconds each search may take, as well (a puzzle's figure is then a lower bound if one
+    /// runs out, as with --max-nodes, and the output depends on the machine).
+    #[arg(long, value_name = "SECONDS", value_parser = super::args::parse_seconds)]
+    max_seconds: Option<f64>,
     /// Worker threads (the output is the same for any number).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
@@ -130,7 +134,9 @@ fn summary_csv(source: &str, s: &Summary, symmetries: u32) -> String {
 
 /// The grader of `args`.
 fn grader(args: &GradeArgs) -> Result<Grader, sudobench::solver::BuildError> {
-    Ok(Grader::new(args.symmetries, args.seed)?.with_max_nodes(args.max_nodes))
+    Ok(Grader::new(args.symmetries, args.seed)?
+        .with_max_nodes(args.max_nodes)
+        .with_max_time(args.max_seconds.map(std::time::Duration::from_secs_f64)))
 }
 
 /// `sudobench grade`.

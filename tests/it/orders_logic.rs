@@ -177,6 +177,27 @@ fn grade_stops_each_search_at_its_budget() {
         let out = run(&["grade", "--max-nodes", bad, file], b"");
         assert_eq!(out.status.code(), Some(2), "{bad}");
     }
+    // A time limit per search too: `wide` reads the clock at its first node, so under a
+    // nanosecond every search stops there, undecided, whatever the node budget.
+    let out = run(
+        &[
+            "grade",
+            "--format",
+            "csv",
+            "--symmetries",
+            "3",
+            "--max-seconds",
+            "1e-9",
+            file,
+        ],
+        b"",
+    );
+    let rows = lines(&out);
+    assert_eq!(rows[1].rsplit(',').next(), Some("3"), "{}", rows[1]);
+    for bad in ["0", "1e9", "x"] {
+        let out = run(&["grade", "--max-seconds", bad, file], b"");
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
 }
 
 /// `grade` on other orders: a full grid needs nothing, a full grid less one cell a naked

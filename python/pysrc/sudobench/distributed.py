@@ -363,16 +363,19 @@ def grade(
     seed: int = 1,
     *,
     max_nodes: int | None = None,
+    max_seconds: float | None = None,
     chunk_size: int | None = None,
     retries: int = 2,
     progress: bool = False,
 ) -> Run:
     """``sudobench grade --format json`` on the cluster; :attr:`Run.sums` holds the per-file
     summaries of ``grade --summary --format json``. ``max_nodes``: the budget of each search
-    (``--max-nodes``; the CLI's default when ``None``)."""
+    (``--max-nodes``; the CLI's default when ``None``); ``max_seconds``: its time limit as
+    well (``--max-seconds``)."""
     results, failed = _records_run(
         client, "grade", files, backends=[], chunk_size=chunk_size, retries=retries,
         progress=progress, symmetries=symmetries, seed=seed, max_nodes=_nodes(max_nodes),
+        max_seconds=_seconds(max_seconds),
     )
     return Run(
         output="".join(_join(results, 0)),
