@@ -79,7 +79,7 @@ fn summary_table(source: &str, s: &Summary, symmetries: u32) -> String {
         // Before the line break: the summary's first line says it.
         text.pop();
         text.push_str(&format!(
-            "; {} undecided (a search ran out of --max-nodes: their guesses, and the mean, are lower bounds)\n",
+            "; {} undecided (a search ran out of its budget: their guesses, and the mean, are lower bounds)\n",
             s.undecided
         ));
     }
