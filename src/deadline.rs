@@ -42,6 +42,12 @@ pub fn with_deadline<R>(deadline: Option<Instant>, f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// This thread's deadline, for work that is not a search but must honour it too (the
+/// checker of `certify`, which takes it as an [`Instant`]).
+pub fn current() -> Option<Instant> {
+    DEADLINE.with(Cell::get)
+}
+
 /// Runs `f` with a deadline `time` from now (`None`: no new deadline).
 pub fn within<R>(time: Option<Duration>, f: impl FnOnce() -> R) -> R {
     with_deadline(time.and_then(|t| Instant::now().checked_add(t)), f)

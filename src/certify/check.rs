@@ -32,13 +32,14 @@
 //! that produced the proof.
 
 use std::fmt;
+use std::time::Instant;
 
 /// Variables: 729 candidates.
 const VARS: usize = 729;
 /// Literals: two per variable (`2·(v−1)` positive, `2·(v−1) + 1` negative).
 const LITS: usize = 2 * VARS;
 
-/// Why a certificate is rejected.
+/// Why a certificate is not accepted: every variant but [`Rejection::OutOfTime`] rejects it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rejection {
     /// The puzzle text is not 81 characters of `1`-`9`, `.` or `0`.
@@ -59,6 +60,13 @@ pub enum Rejection {
     },
     /// The proof ends without deriving the empty clause.
     NoEmptyClause,
+    /// The deadline (see [`Checker::set_deadline`]) passed before the proof was checked:
+    /// no verdict, the certificate is neither accepted nor rejected (1-based line of the
+    /// proof reached).
+    OutOfTime {
+        /// The line of the proof reached.
+        line: usize,
+    },
 }
 
 impl fmt::Display for Rejection {
@@ -74,6 +82,9 @@ impl fmt::Display for Rejection {
                 )
             }
             Rejection::NoEmptyClause => f.write_str("proof ends without the empty clause"),
+            Rejection::OutOfTime { line } => {
+                write!(f, "check time limit reached at proof line {line}")
+            }
         }
     }
 }
@@ -234,6 +245,8 @@ pub struct Checker {
     root: usize,
     /// Whether the root itself is in conflict (everything follows).
     refuted: bool,
+    /// When to stop checking a proof without a verdict (`None`: never).
+    deadline: Option<Instant>,
 }
 
 impl Default for Checker {
@@ -255,6 +268,7 @@ impl Checker {
             trail: Vec::with_capacity(VARS),
             root: 0,
             refuted: false,
+            deadline: None,
         };
         let exactly_one = |group: [i32; 9], checker: &mut Checker| {
             checker.push_long(&group);
@@ -467,6 +481,15 @@ impl Checker {
         implied
     }
 
+    /// Makes the checks that follow stop at `deadline` (`None`: never) with
+    /// [`Rejection::OutOfTime`]. The clock is read at proof lines 1, 2, 4, … up to 1,024 and
+    /// then every 1,024 lines, so a check stops within about twice its time past it: checking
+    /// is linear in the proof, but a proof can be long (the largest of forum_hardest_1905_11+
+    /// takes 200 kB), and a time limit per puzzle is meant for all of its work.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
     /// Checks a certificate: `claim` about the puzzle `puzzle` (81 characters, or 729 for
     /// pencilmarks), with `proof`
     /// the DRUP text (ignored for [`Claim::Two`]).
@@ -520,6 +543,11 @@ impl Checker {
             rest = &rest[end + 1..];
             if text.first().is_some_and(|&b| b == b'c' || b == b'd') {
                 continue;
+            }
+            if let Some(deadline) = self.deadline {
+                if (line.is_power_of_two() || line % 1024 == 0) && Instant::now() >= deadline {
+                    return Err(Rejection::OutOfTime { line });
+                }
             }
             lemma.clear();
             let mut closed = false;

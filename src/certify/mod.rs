@@ -58,7 +58,7 @@ impl Count {
 /// One puzzle's certification.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Certified {
-    /// The count found (`None`: the search gave up).
+    /// The count found (`None`: the search gave up, or the check ran out of time).
     pub count: Option<Count>,
     /// The solutions behind it (one for 1, two for 2+).
     pub solutions: Vec<Grid>,
@@ -137,6 +137,8 @@ impl Certifier {
             }
         };
         let text = puzzle.to_line();
+        // The puzzle's time limit holds for the check too.
+        self.checker.set_deadline(crate::deadline::current());
         let start = thread_cpu_time();
         let (count, solutions, verdict, bytes) = match &found {
             Found::None => (
@@ -160,6 +162,20 @@ impl Certifier {
                 164,
             ),
         };
+        let check = thread_cpu_time().saturating_sub(start);
+        if let Err(r @ check::Rejection::OutOfTime { .. }) = &verdict {
+            // Neither accepted nor rejected: the count stays undecided, as when the search
+            // runs out of time.
+            return Certified {
+                count: None,
+                solutions: Vec::new(),
+                verdict: Err(r.to_string()),
+                bytes,
+                nodes,
+                produce,
+                check,
+            };
+        }
         Certified {
             count: Some(count),
             solutions,
@@ -167,7 +183,7 @@ impl Certifier {
             bytes,
             nodes,
             produce,
-            check: thread_cpu_time().saturating_sub(start),
+            check,
         }
     }
 }

@@ -526,3 +526,39 @@ fn count_proofs_are_the_same_on_two_threads() {
     assert_eq!(runs[0].1.len(), 80);
     assert_eq!(runs[0], runs[1]);
 }
+
+/// The checker honours a deadline: past it, a check stops without a verdict (at the first
+/// proof line, where it first reads the clock), and the same proof is accepted without one.
+/// The certifier reports such a check as undecided, not as a rejection.
+#[test]
+fn a_check_stops_at_the_deadline_without_a_verdict() {
+    let hard = grid(HARD);
+    let (found, proof) = produce(&hard);
+    let Found::Unique(s) = &found else {
+        panic!("HARD has one solution")
+    };
+    let text = hard.to_line();
+    let mut checker = Checker::new();
+    checker.set_deadline(Some(std::time::Instant::now()));
+    assert_eq!(
+        checker.check(&text, Claim::Unique(&s.to_line()), &proof),
+        Err(Rejection::OutOfTime { line: 1 })
+    );
+    checker.set_deadline(None);
+    assert_eq!(
+        checker.check(&text, Claim::Unique(&s.to_line()), &proof),
+        Ok(())
+    );
+    // Clues that clash need no search node, so only the check meets the deadline.
+    let mut certifier = Certifier::new(10_000_000);
+    let c = sudobench::deadline::with_deadline(Some(std::time::Instant::now()), || {
+        certifier.certify(&grid(CLASH))
+    });
+    assert_eq!(c.count, None, "{c:?}");
+    assert!(!c.ok());
+    assert_eq!(
+        c.verdict,
+        Err("check time limit reached at proof line 1".to_string())
+    );
+    assert_eq!(certifier.certify(&grid(CLASH)).count, Some(Count::Zero));
+}
