@@ -242,8 +242,9 @@ impl Board {
         // cells as often as not (both searches); clearing nothing costs a dozen
         // instructions. In the propagation of the clues the branch pays (serg_benchmark 4-17%
         // slower without it on an AMD Zen 4, though Kaggle is 12% faster). In the cell search
-        // it did not on Zen 4 (serg_benchmark 4-5% faster without it, magictour 2-6%), though
-        // an earlier build on an Intel Xeon measured serg 3-7% slower there without it.
+        // it did not, on Zen 4 (serg_benchmark 4-5% faster without it, magictour 2-6%) nor on
+        // an Intel Xeon with this update (serg 3-8% and magictour 4-7% faster without it;
+        // an earlier build there had measured the opposite).
         if FLAT || new != 0 {
             self.unsolved[b] &= !new;
             for e in 0..9 {
