@@ -15,6 +15,11 @@
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
+/// Time limits are below this many seconds (about 31 years): the bound every command and the
+/// Python bindings take, far beyond any meant limit and far from `Duration`'s own, which a
+/// deadline added to the clock would overflow.
+pub const MAX_SECONDS: f64 = 1e9;
+
 /// A search looks at the clock at its first node and then once every this many nodes.
 pub const CHECK_EVERY: u64 = 1024;
 

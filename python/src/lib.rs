@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
+use sudobench::deadline::MAX_SECONDS;
 use sudobench::order::Order;
 
 /// Names of the built-in backends, for the ``backend`` argument of :func:`count` and
@@ -239,18 +240,17 @@ fn max_nodes_arg(max_nodes: Option<i128>) -> PyResult<Option<u64>> {
         .transpose()
 }
 
-/// The time limit per puzzle of `max_seconds`: a positive number of seconds below 10⁹, the
-/// bound of the CLI's `--max-seconds` (a deadline further off than that cannot be meant, and
-/// near `Duration`'s own limit it would overflow when added to the clock).
+/// The time limit per puzzle of `max_seconds`: a positive number of seconds below
+/// [`MAX_SECONDS`], the bound of the CLI's `--max-seconds`.
 pub(crate) fn max_time_arg(max_seconds: Option<f64>) -> PyResult<Option<std::time::Duration>> {
     max_seconds
         .map(|s| {
             std::time::Duration::try_from_secs_f64(s)
                 .ok()
-                .filter(|t| !t.is_zero() && s < 1e9)
+                .filter(|t| !t.is_zero() && s < MAX_SECONDS)
                 .ok_or_else(|| {
                     PyValueError::new_err(format!(
-                        "max_seconds must be a positive number of seconds below 1000000000, got {s}"
+                        "max_seconds must be a positive number of seconds below {MAX_SECONDS}, got {s}"
                     ))
                 })
         })

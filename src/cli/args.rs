@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
+use sudobench::deadline::MAX_SECONDS;
 use sudobench::solver::projection::ProjectionOptions;
 use sudobench::solver::sat::Encoding;
 use sudobench::solver::{self, Options};
@@ -108,13 +109,13 @@ impl CountLimit {
 /// The most worker threads any subcommand starts (`--threads`, 1 to this).
 pub const MAX_THREADS: u16 = 256;
 
-/// A positive number of seconds below a billion (about 31 years), for `--timeout`,
-/// `--max-seconds` and `generate --time-limit`.
+/// A positive number of seconds below [`MAX_SECONDS`], for `--timeout`, `--max-seconds` and
+/// `generate --time-limit`.
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        Ok(v) if v.is_finite() && v > 0.0 && v < MAX_SECONDS => Ok(v),
         _ => Err(format!(
-            "{s:?} is not a positive number of seconds below 1000000000"
+            "{s:?} is not a positive number of seconds below {MAX_SECONDS}"
         )),
     }
 }
