@@ -189,8 +189,8 @@ pub struct Grade {
     pub clues: usize,
     /// Solutions `bitmask` found, counting up to 2 (`None`: it could not decide).
     pub solutions: Option<u32>,
-    /// Searches (one per symmetry) that spent their node budget before deciding: when
-    /// there are any, [`guesses`](Grade::guesses) is a lower bound.
+    /// Searches (one per symmetry) that spent their node budget or time limit before
+    /// deciding: when there are any, [`guesses`](Grade::guesses) is a lower bound.
     pub undecided: u32,
 }
 
@@ -380,8 +380,8 @@ pub struct Summary {
     pub clues: u64,
     /// Puzzles without exactly one solution (or whose count was undecided).
     pub not_unique: u64,
-    /// Puzzles with a search that ran out of its node budget: their guesses are a lower
-    /// bound, so the mean guesses is one too.
+    /// Puzzles with a search that ran out of its node budget or time limit: their guesses
+    /// are a lower bound, so the mean guesses is one too.
     pub undecided: u64,
 }
 

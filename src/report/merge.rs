@@ -27,8 +27,8 @@ pub struct GradeSummaryRow {
     pub symmetries: u32,
     pub not_unique: u64,
     pub techniques: Techniques,
-    /// Puzzles with a search out of its node budget (absent from parts of older versions,
-    /// which had no budget: 0).
+    /// Puzzles with a search out of its node budget or time limit (absent from parts of
+    /// older versions, which had no budget: 0).
     #[serde(default)]
     pub undecided: u64,
     /// Sum of the clue counts.

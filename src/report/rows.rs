@@ -428,7 +428,8 @@ pub struct GradeRow {
     pub guesses: Fixed<3>,
     /// `0`, `1`, `2+` or `unknown`.
     pub solutions: String,
-    /// Searches that spent their node budget (the guesses are then a lower bound).
+    /// Searches that spent their node budget or time limit (the guesses are then a lower
+    /// bound).
     pub undecided: u32,
 }
 
