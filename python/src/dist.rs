@@ -14,7 +14,7 @@ use sudobench::generate::{ClueSymmetry, Config as GenConfig, Generator, Hardness
 use sudobench::grade::{Grader, Summary};
 use sudobench::report::merge::{GradeSummaryRow, Merger};
 use sudobench::report::{json_line, json_lines, CertifyRow, GradeRow, VerifyRow};
-use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner};
+use sudobench::runner::{Backend, Config, Mismatch, Observer, Runner, ORDER_LOOKS_AT};
 use sudobench::solver::{Count, Limit, Options, Outcome};
 use sudobench::{Grid, Puzzle};
 
@@ -23,10 +23,17 @@ use sudobench::{Grid, Puzzle};
 /// `None`; a malformed record has only its error, as the CLI prints it (`FILE:LINE: what`).
 type ItemTuple = (u64, Option<String>, Option<String>, Option<String>);
 
-/// The backends `bench` runs on a set when none is named, as the CLI's: those of a set of 9×9
-/// grids, or (`other_orders`) of another order.
+/// The backends `bench` runs on a set when none is named, as the CLI's: those of the order of
+/// the first well-formed record among the set's first [`ORDER_LOOKS_AT`] (`first`: the items'
+/// puzzles as [`records`] gives them, `None` for a malformed one; any beyond are not looked at).
 #[pyfunction]
-pub fn bench_defaults(other_orders: bool) -> Vec<&'static str> {
+pub fn bench_defaults(first: Vec<Option<String>>) -> Vec<&'static str> {
+    let other_orders = first
+        .iter()
+        .take(ORDER_LOOKS_AT)
+        .flatten()
+        .next()
+        .is_some_and(|p| !matches!(p.len(), 81 | 729));
     sudobench::runner::bench_defaults(other_orders)
 }
 
@@ -298,12 +305,8 @@ pub fn run_chunk(
                 .map(|set| json_lines(std::slice::from_ref(set), &config))
                 .collect();
             if parts.is_empty() {
-                let mut empty = sudobench::runner::SetReport::unreadable(
-                    &source,
-                    runner.backends(),
-                    String::new(),
-                );
-                empty.error = None;
+                // A chunk of malformed records only: the run's settings, so that it adds up.
+                let empty = sudobench::runner::SetReport::begun(&source, &runner);
                 parts.push(json_lines(std::slice::from_ref(&empty), &config));
             }
             for part in &parts {

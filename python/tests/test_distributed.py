@@ -125,6 +125,25 @@ def test_bench_defaults_to_the_cli_backends(client, tmp_path):
     assert any(r["none"] == 10 for r in run.records if r["set"] == "orders_16x16_no_solution")
 
 
+def test_bench_defaults_look_at_the_first_items_as_the_cli_does(client, tmp_path):
+    # A 16x16 puzzle behind malformed lines: within the first ORDER_LOOKS_AT items it makes
+    # the set one of another order (`wide` runs); one item later it is not looked at, and
+    # the 9x9 defaults run and say n/a, in the CLI and here alike, across chunks.
+    sixteen = gzip.open(DATA / "orders_16x16_no_solution.gz", "rt").readlines()
+    puzzle = next(line for line in sixteen if not line.startswith("#"))
+    files = []
+    for bad in (sd._native.ORDER_LOOKS_AT - 1, sd._native.ORDER_LOOKS_AT):
+        path = tmp_path / f"behind{bad}.txt"
+        path.write_text("x\n" * bad + puzzle)
+        files.append(str(path))
+    run = sd.bench(client, files, chunk_size=7)
+    want = [json.loads(line) for line in cli(
+        "bench", "--format", "json", "--time-budget", "0", *files).splitlines()]
+    assert untimed(run.records) == untimed(want)
+    wide = {r["set"] for r in run.records if r["backend"] == "wide"}
+    assert wide == {f"behind{sd._native.ORDER_LOOKS_AT - 1}.txt"}, run.records
+
+
 def test_verify_and_grade_equal_the_cli(client):
     run = sd.verify(client, [NOSOL, SERG], chunk_size=5)
     assert run.output == cli("verify", "--format", "json", NOSOL, SERG)

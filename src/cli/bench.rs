@@ -15,6 +15,7 @@ use sudobench::report::{self, Machine};
 use sudobench::runner::shard::Shard;
 use sudobench::runner::{
     bench_defaults, Backend, Config, Mismatch, Observer, RunError, Runner, Sample, SetReport,
+    ORDER_LOOKS_AT,
 };
 use sudobench::solver::{Clock, Outcome, UnknownClock};
 
@@ -353,7 +354,7 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
             Err(RunError::Build(e)) => return Err(e.into()),
             Err(e) => {
                 eprintln!("error: {e}");
-                SetReport::unreadable(file, runner.backends(), e.to_string())
+                SetReport::unreadable(file, runner, e.to_string())
             }
         };
         // A backend that failed for good (see `BackendReport::fault`) makes the run unclean
@@ -403,8 +404,8 @@ fn run_sets(args: &BenchArgs, print: bool) -> Result<(Vec<SetReport>, Config, bo
     Ok((sets, config, clean))
 }
 
-/// Whether the first readable record of `file` (among its first hundred) is a grid of another
-/// order than 9x9. Standard input is not looked at (it cannot be read twice).
+/// Whether the first readable record of `file` (among its first [`ORDER_LOOKS_AT`]) is a grid
+/// of another order than 9x9. Standard input is not looked at (it cannot be read twice).
 fn of_other_order(file: &str) -> bool {
     if file == "-" {
         return false;
@@ -413,7 +414,7 @@ fn of_other_order(file: &str) -> bool {
         return false;
     };
     reader
-        .take(100)
+        .take(ORDER_LOOKS_AT)
         .find_map(Result::ok)
         .is_some_and(|r| matches!(r.puzzle, sudobench::puzzle::Puzzle::Order(_)))
 }

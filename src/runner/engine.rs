@@ -529,14 +529,7 @@ pub(super) fn run(
         .collect::<Result<Vec<_>, _>>()?;
 
     let wall = Instant::now();
-    let mut report = SetReport {
-        source: source.to_string(),
-        threads,
-        clock: config.clock,
-        referee: runner.referee().map(|b| b.name().to_string()),
-        backends: runner.backends().iter().map(BackendReport::empty).collect(),
-        ..SetReport::default()
-    };
+    let mut report = SetReport::begun(source, runner);
 
     // With sampling, the whole source is read first (timed) and the sample is run.
     let counting = config.sample.is_none();

@@ -46,7 +46,7 @@ pub use observer::{NoObserver, Observer};
 pub use pipeline::{Ready, Source};
 pub use report::{BackendReport, Mismatch, SetReport, MAX_KEPT_MISMATCHES};
 pub use setup::{
-    bench_defaults, Backend, Config, RunError, Runner, Sample, DEFAULT_BACKEND,
+    bench_defaults, Backend, Config, RunError, Runner, Sample, DEFAULT_BACKEND, ORDER_LOOKS_AT,
     OTHER_ORDERS_BACKEND, REFEREE_TIME,
 };
 

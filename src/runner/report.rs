@@ -1,6 +1,6 @@
 //! What a run reports: per backend and per source, and every puzzle with a problem.
 
-use super::setup::Backend;
+use super::setup::{Backend, Runner};
 use crate::judge::Ruling;
 use crate::puzzle::{Puzzle, Shape, Solution};
 use crate::solver::{Clock, Count, Outcome, Stats};
@@ -285,14 +285,26 @@ impl SetReport {
 }
 
 impl SetReport {
-    /// The report of a source that could not be opened: every backend with empty figures and
-    /// the error, so that machine output has a record for it too.
-    pub fn unreadable(source: &str, backends: &[Backend], error: String) -> SetReport {
+    /// The report of `runner` on `source` before any record: the run's settings (threads,
+    /// clock, referee) and every backend with empty figures.
+    pub fn begun(source: &str, runner: &Runner) -> SetReport {
         SetReport {
             source: source.to_string(),
-            backends: backends.iter().map(BackendReport::empty).collect(),
-            error: Some(error),
+            threads: runner.config().threads.max(1),
+            clock: runner.config().clock,
+            referee: runner.referee().map(|b| b.name().to_string()),
+            backends: runner.backends().iter().map(BackendReport::empty).collect(),
             ..SetReport::default()
+        }
+    }
+
+    /// The report of a source that `runner` could not open: [`begun`](SetReport::begun) with
+    /// the error, so that machine output has a record for it too, and one that adds up
+    /// (`merge`) with the parts of the same run that could be read.
+    pub fn unreadable(source: &str, runner: &Runner, error: String) -> SetReport {
+        SetReport {
+            error: Some(error),
+            ..SetReport::begun(source, runner)
         }
     }
 

@@ -103,6 +103,10 @@ pub const DEFAULT_BACKEND: &str = "bitmask";
 /// The backend of the other orders when none is named.
 pub const OTHER_ORDERS_BACKEND: &str = "wide";
 
+/// How many records of a set `bench` looks at for its order when no backend is named: the
+/// first well-formed one among them decides (so that a set is not read to its end twice).
+pub const ORDER_LOOKS_AT: usize = 100;
+
 /// The backends `bench` runs on a set when none is named: the registry's defaults and, for a
 /// set of another order than 9×9 (`other_orders`), [`OTHER_ORDERS_BACKEND`] after them, the
 /// fast backend of every order (not a default itself, so that 9×9 sets are not slowed by it).

@@ -244,7 +244,26 @@ fn an_unreadable_file_still_gets_its_records() {
         let error = row["error"].as_str().expect("error field");
         assert!(error.contains("/nonexistent/sudobench-set.txt"), "{error}");
         assert_eq!(row["covered"], 0);
+        // The run's settings, as a readable file's record has them (so `merge` adds them up).
+        assert_eq!(row["threads"], 1);
+        assert_eq!(row["clock"], "cpu");
     }
+    let o = run(&[
+        "bench",
+        "--backends",
+        "basic",
+        "--format",
+        "json",
+        "--threads",
+        "2",
+        "--clock",
+        "wall",
+        "/nonexistent/sudobench-set.txt",
+    ]);
+    let rows = json_rows(&stdout(&o));
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["threads"], 2);
+    assert_eq!(rows[0]["clock"], "wall");
     let o = bench_as("basic", "csv", "/nonexistent/sudobench-set.txt");
     let text = stdout(&o);
     let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();

@@ -15,6 +15,7 @@ _IntArray = TypeVar("_IntArray", bound=npt.NDArray[np.integer])
 _Puzzles = Union[Iterable[str], npt.NDArray[np.integer]]
 
 __all__ = [
+    "ORDER_LOOKS_AT",
     "__version__",
     "_lib_worker",
     "backends",
@@ -87,9 +88,13 @@ def _lib_worker(args: list[str]) -> bool:
 #: ``(line, puzzle, expected, error)``; a malformed record has only its line and error.
 _Item = tuple[int, Optional[str], Optional[str], Optional[str]]
 
-def bench_defaults(other_orders: bool) -> list[str]:
-    """The backends ``bench`` runs on a set when none is named: those of a set of 9x9 grids, or
-    of another order."""
+#: How many items of a set ``bench_defaults`` looks at (as the CLI's ``bench``).
+ORDER_LOOKS_AT: int
+
+def bench_defaults(first: list[Optional[str]]) -> list[str]:
+    """The backends ``bench`` runs on a set when none is named, as the CLI's: those of the
+    order of the first well-formed record among the set's first :data:`ORDER_LOOKS_AT` items
+    (``first``: their puzzles as :func:`records` gives them, ``None`` for a malformed one)."""
 
 def records(path: Union[str, PathLike[str]]) -> list[_Item]:
     """Every item of a puzzle file, in order, malformed records included (the building block

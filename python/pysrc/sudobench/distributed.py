@@ -188,24 +188,25 @@ def _records_run(
     command: str,
     files: Sequence[str] | str,
     *,
-    backends: Sequence[str | None] | Callable[[str | None], Sequence[str | None]],
+    backends: Sequence[str | None] | Callable[[list[str | None]], Sequence[str | None]],
     chunk_size: int | None,
     retries: int,
     progress: bool,
     **options: Any,
 ) -> tuple[list[Any], list[Failed]]:
     """Runs ``command`` on every chunk of ``files`` with ``backends``, or for each file with
-    those ``backends(first)`` names, ``first`` being the file's first well-formed puzzle."""
+    those ``backends(first)`` names, ``first`` being the puzzles of the file's first
+    :data:`~sudobench._native.ORDER_LOOKS_AT` items (``None`` for a malformed one)."""
     if isinstance(files, str):
         files = [files]
     chunks = _chunks(files, chunk_size, _workers(client))
-    first: dict[str, str | None] = {}
+    first: dict[str, list[str | None]] = {}
     for source, items in chunks:
-        if first.get(source) is None:
-            first[source] = next((p for _, p, _, _ in items if p is not None), None)
+        head = first.setdefault(source, [])
+        head.extend(p for _, p, _, _ in items[: _native.ORDER_LOOKS_AT - len(head)])
     chosen = {
-        source: list(backends(puzzle) if callable(backends) else backends)
-        for source, puzzle in first.items()
+        source: list(backends(puzzles) if callable(backends) else backends)
+        for source, puzzles in first.items()
     }
     # Keyword options travel through a small wrapper (submit's own keywords come first).
     jobs: list[tuple[Callable[..., Any], tuple, tuple[str, int, int], int]] = [
@@ -340,12 +341,10 @@ def bench(
     puzzles/s is per worker, as the CLI's is per thread. ``backends``: the built-in backends
     to run (default: those the CLI's ``bench`` runs when none is named). ``max_nodes`` and
     ``max_seconds`` as for :func:`count`."""
-    # No backends: as the CLI's bench, the defaults of the order of each file's first record
-    # (a record's puzzle is 81 or 729 characters for 9x9, see `records`).
-    chosen: Sequence[str | None] | Callable[[str | None], Sequence[str | None]] = (
-        (lambda first: _native.bench_defaults(first is not None and len(first) not in (81, 729)))
-        if backends is None
-        else list(backends)
+    # No backends: as the CLI's bench, the defaults of each file's order, which the first
+    # well-formed record among its first items decides (`_native.bench_defaults`).
+    chosen: Sequence[str | None] | Callable[[list[str | None]], Sequence[str | None]] = (
+        _native.bench_defaults if backends is None else list(backends)
     )
     results, failed = _records_run(
         client, "bench", files, backends=chosen, chunk_size=chunk_size,
