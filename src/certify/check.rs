@@ -1,20 +1,27 @@
 //! The independent checker of certificates. It imports nothing from the rest of the crate
-//! (only `std`): it reads the puzzle from its 81-character text, builds its own CNF, reads
-//! the claimed solutions and the proof from their text, and decides.
+//! (only `std`): it reads the puzzle from its text, builds its own CNF, reads the claimed
+//! solutions and the proof from their text, and decides.
+//!
+//! **The puzzle text** is a grid of order n (side s = n², n from 2 to 8) on one line, as
+//! sudobench writes it: up to 25×25 one character per cell (`1`-`9`, then `A`-`Z`, for the
+//! values 1…s; `.` or `0` for an empty cell), from 36×36 on s⁴ whitespace-separated numbers
+//! (`0` empty); or a 9×9 pencilmark line of 729 characters (character `81·r + 9·c + d − 1` is
+//! `d` if d is possible in cell r,c, `.` or `0` if not). A solution is written the same way,
+//! without empty cells.
 //!
 //! **The formula** (Lynce & Ouaknine's extended encoding, built here from the puzzle text):
-//! variable `81·(r−1) + 9·(c−1) + d` means "cell r,c holds digit d" (r, c, d in 1..9); each
-//! cell holds at least one digit and at most one; each row, column and box holds each digit at
-//! least once and at most once; each clue is a unit clause (for a 729-character pencilmark
-//! line, each candidate ruled out is a negative unit clause). It is satisfied exactly by the
-//! puzzle's solutions.
+//! variable `s·cell + v` (cells 0…s²−1 in row-major order, values v in 1…s) means "the cell
+//! holds v"; each cell holds at least one value and at most one; each row, column and box
+//! holds each value at least once and at most once; each clue is a unit clause (each
+//! pencilmark ruled out a negative one). It is satisfied exactly by the puzzle's solutions.
+//! On 9×9 the variable of cell r,c (1-based) and digit d is `81·(r−1) + 9·(c−1) + d`.
 //!
 //! **A claim** is checked like this:
 //! - `0` (no solution): the proof must refute the formula;
 //! - `1` with solution S: S must be a complete grid whose rows, columns and boxes each hold
-//!   1..9 and that keeps every clue, and the proof must refute the formula plus the clause
-//!   blocking S (the disjunction of "cell holds something else than S's digit" over the cells
-//!   the puzzle does not fix to one digit): so S is the only solution;
+//!   every value once and that keeps every clue, and the proof must refute the formula plus
+//!   the clause blocking S (the disjunction of "cell holds something else than S's value" over
+//!   the cells the puzzle does not fix to one value): so S is the only solution;
 //! - `2+` with S and T: both complete, valid, keeping the clues, and different.
 //!
 //! **The proof** is DRUP text (what DRAT checkers read, without deletions): one lemma per line,
@@ -25,24 +32,27 @@
 //! read and ignored: keeping a clause that a proof deletes only makes propagation stronger,
 //! and every kept clause is still implied by the formula, so ignoring deletions is sound.
 //!
-//! Propagation uses two watched literals for the long clauses and implication lists for the
-//! binary ones; the state reached by propagating the formula and the unit lemmas (the root)
+//! Propagation uses two watched literals for the long clauses ("at least one" and the proof's
+//! lemmas). The "at most one" clauses of a group (a cell, or a house and a value) are the
+//! pairs ¬a ∨ ¬b of its variables; rather than listing the s(s−1)/2 pairs of every group (33
+//! million for 64×64), a variable that becomes true makes every other variable of its four
+//! groups false, and a second true one is a conflict: exactly what unit propagation on the
+//! pairs derives. The state reached by propagating the formula and the unit lemmas (the root)
 //! is kept between lemmas. What the checker does not prove: that this encoding means Sudoku
-//! (it is the textbook one, 40 lines below, easy to audit), nor anything about the program
+//! (it is the textbook one, 50 lines below, easy to audit), nor anything about the program
 //! that produced the proof.
 
 use std::fmt;
 use std::time::Instant;
 
-/// Variables: 729 candidates.
-const VARS: usize = 729;
-/// Literals: two per variable (`2·(v−1)` positive, `2·(v−1) + 1` negative).
-const LITS: usize = 2 * VARS;
+/// The largest order read (64×64), and the largest variable number it has.
+const MAX_N: usize = 8;
+const MAX_VARS: usize = MAX_N * MAX_N * MAX_N * MAX_N * MAX_N * MAX_N;
 
 /// Why a certificate is not accepted: every variant but [`Rejection::OutOfTime`] rejects it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rejection {
-    /// The puzzle text is not 81 characters of `1`-`9`, `.` or `0`.
+    /// The puzzle text is not a grid of an order from 2 to 8 (nor a 9×9 pencilmark line).
     Puzzle(String),
     /// A claimed solution is not a valid solution of the puzzle.
     Solution(String),
@@ -91,7 +101,7 @@ impl fmt::Display for Rejection {
 
 impl std::error::Error for Rejection {}
 
-/// What is claimed about a puzzle, with solutions as 81-character texts.
+/// What is claimed about a puzzle, with solutions as texts of the puzzle's form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Claim<'a> {
     /// No solution; the proof refutes the formula.
@@ -102,133 +112,194 @@ pub enum Claim<'a> {
     Two(&'a str, &'a str),
 }
 
-/// The variable of cell `cell` (0..81) holding digit `d` (1..9), 1-based.
-fn var(cell: usize, d: usize) -> u32 {
-    (9 * cell + d) as u32
-}
-
-/// Literal index of a DIMACS literal (nonzero, |lit| ≤ 729).
+/// Literal index of a DIMACS literal (nonzero): `2·(v−1)` positive, `2·(v−1) + 1` negative.
 fn lit_index(dimacs: i32) -> usize {
     let v = dimacs.unsigned_abs() as usize - 1;
     2 * v + usize::from(dimacs < 0)
 }
 
-/// The cells of the 27 units (rows, columns, boxes), computed here.
-fn units() -> Vec<[usize; 9]> {
-    let mut units = Vec::with_capacity(27);
-    for r in 0..9 {
-        units.push(std::array::from_fn(|c| 9 * r + c));
-    }
-    for c in 0..9 {
-        units.push(std::array::from_fn(|r| 9 * r + c));
-    }
-    for b in 0..9 {
-        let (r0, c0) = (3 * (b / 3), 3 * (b % 3));
-        units.push(std::array::from_fn(|k| 9 * (r0 + k / 3) + c0 + k % 3));
-    }
-    units
+/// A grid read from its text: the order n and every cell's value (0 for empty).
+struct Read {
+    n: usize,
+    values: Vec<u32>,
 }
 
-/// Reads a solution text: 81 digits.
-fn read_solution(text: &str) -> Result<[u8; 81], String> {
-    let bytes = text.trim().as_bytes();
-    if bytes.len() != 81 {
-        return Err(format!("{} characters, expected 81", bytes.len()));
+/// Reads a grid: characters (`1`-`9`, `A`-`Z`, `.`/`0` empty) of an order up to 5, or
+/// whitespace-separated numbers of any order from 2 to 8. The cell count decides the order.
+fn read_grid(text: &str) -> Result<Read, String> {
+    let text = text.trim();
+    let values: Vec<u32> = if text.contains(char::is_whitespace) {
+        text.split_whitespace()
+            .enumerate()
+            .map(|(i, t)| {
+                if t.is_empty() || t.len() > 2 || !t.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(format!("number {} is {t:?}", i + 1));
+                }
+                Ok(t.bytes().fold(0, |n, b| 10 * n + u32::from(b - b'0')))
+            })
+            .collect::<Result<_, _>>()?
+    } else {
+        text.bytes()
+            .enumerate()
+            .map(|(i, b)| match b {
+                b'.' | b'0' => Ok(0),
+                b'1'..=b'9' => Ok(u32::from(b - b'0')),
+                b'A'..=b'Z' => Ok(u32::from(b - b'A') + 10),
+                _ => Err(format!("character {} is {:?}", i + 1, b as char)),
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let n = (2..=MAX_N)
+        .find(|&n| n * n * n * n == values.len())
+        .ok_or_else(|| {
+            format!(
+                "{} cells, which is no order's n⁴ (16, 81, 256, 625, 1296, 2401, 4096)",
+                values.len()
+            )
+        })?;
+    let side = n * n;
+    if let Some(i) = values.iter().position(|&v| v as usize > side) {
+        return Err(format!("cell {} holds {}, above {side}", i + 1, values[i]));
     }
-    let mut cells = [0u8; 81];
-    for (i, &b) in bytes.iter().enumerate() {
-        cells[i] = match b {
-            b'1'..=b'9' => b - b'0',
-            _ => return Err(format!("character {} is {:?}", i + 1, b as char)),
-        };
-    }
-    Ok(cells)
+    Ok(Read { n, values })
 }
 
-/// A puzzle as read from its text: per cell, the digits allowed (bit d−1 for digit d), and
-/// the unit clauses that say so.
+/// The cells of the 3s houses of order `n` (rows, columns, boxes), computed here.
+fn houses(n: usize) -> Vec<Vec<usize>> {
+    let s = n * n;
+    let mut houses = Vec::with_capacity(3 * s);
+    for r in 0..s {
+        houses.push((0..s).map(|c| s * r + c).collect());
+    }
+    for c in 0..s {
+        houses.push((0..s).map(|r| s * r + c).collect());
+    }
+    for b in 0..s {
+        let (r0, c0) = (n * (b / n), n * (b % n));
+        houses.push((0..s).map(|k| s * (r0 + k / n) + c0 + k % n).collect());
+    }
+    houses
+}
+
+/// A puzzle as read from its text: its order, per cell the values allowed (`allowed[s·cell +
+/// v − 1]`), and the unit clauses that say so.
 struct Givens {
-    allowed: [u16; 81],
-    /// Clues (81-character text): positive units; pencilmarks (729 characters): a negative
-    /// unit per candidate ruled out.
+    n: usize,
+    allowed: Vec<bool>,
+    /// Clues: positive units; pencilmarks (729 characters): a negative unit per candidate
+    /// ruled out.
     units: Vec<i32>,
 }
 
-/// Reads a puzzle: 81 characters (`1`-`9` a clue, `.` or `0` empty) or 729 (pencilmarks:
-/// character `81·r + 9·c + d − 1` is `d` if d is possible in cell r,c, `.` or `0` if not).
+impl Givens {
+    fn side(&self) -> usize {
+        self.n * self.n
+    }
+
+    /// The variable of `cell` holding `v` (1-based, DIMACS).
+    fn var(&self, cell: usize, v: usize) -> i32 {
+        (self.side() * cell + v) as i32
+    }
+
+    /// How many values the puzzle allows in `cell`.
+    fn allowed_in(&self, cell: usize) -> usize {
+        let s = self.side();
+        self.allowed[s * cell..s * (cell + 1)]
+            .iter()
+            .filter(|&&a| a)
+            .count()
+    }
+}
+
+/// Reads a puzzle: a grid of any order (see [`read_grid`]), or a 9×9 pencilmark line of 729
+/// characters.
 fn read_puzzle(text: &str) -> Result<Givens, String> {
     let bytes = text.trim().as_bytes();
+    if bytes.len() == 729 {
+        let mut givens = Givens {
+            n: 3,
+            allowed: vec![true; 729],
+            units: Vec::new(),
+        };
+        for (i, &b) in bytes.iter().enumerate() {
+            let (cell, d) = (i / 9, i % 9 + 1);
+            if b == b'0' + d as u8 {
+                continue;
+            }
+            if b != b'.' && b != b'0' {
+                return Err(format!("character {} is {:?}", i + 1, b as char));
+            }
+            givens.allowed[i] = false;
+            givens.units.push(-givens.var(cell, d));
+        }
+        return Ok(givens);
+    }
+    let read = read_grid(text)?;
+    let s = read.n * read.n;
     let mut givens = Givens {
-        allowed: [0x1ff; 81],
+        n: read.n,
+        allowed: vec![true; s * s * s],
         units: Vec::new(),
     };
-    match bytes.len() {
-        81 => {
-            for (cell, &b) in bytes.iter().enumerate() {
-                match b {
-                    b'1'..=b'9' => {
-                        let d = usize::from(b - b'0');
-                        givens.allowed[cell] = 1 << (d - 1);
-                        givens.units.push(var(cell, d) as i32);
-                    }
-                    b'.' | b'0' => {}
-                    _ => return Err(format!("character {} is {:?}", cell + 1, b as char)),
-                }
+    for (cell, &v) in read.values.iter().enumerate() {
+        if v != 0 {
+            let v = v as usize;
+            for w in 1..=s {
+                givens.allowed[s * cell + w - 1] = w == v;
             }
-        }
-        729 => {
-            for (i, &b) in bytes.iter().enumerate() {
-                let (cell, d) = (i / 9, i % 9 + 1);
-                if b == b'0' + d as u8 {
-                    continue;
-                }
-                if b != b'.' && b != b'0' {
-                    return Err(format!("character {} is {:?}", i + 1, b as char));
-                }
-                givens.allowed[cell] &= !(1 << (d - 1));
-                givens.units.push(-(var(cell, d) as i32));
-            }
-        }
-        n => {
-            return Err(format!(
-                "{n} characters, expected 81 (or 729 for pencilmarks)"
-            ))
+            givens.units.push(givens.var(cell, v));
         }
     }
     Ok(givens)
 }
 
-/// Checks that `text` is a complete valid grid that the puzzle allows.
-fn check_solution(givens: &Givens, text: &str) -> Result<[u8; 81], Rejection> {
-    let cells = read_solution(text).map_err(Rejection::Solution)?;
-    for (i, (&allowed, &s)) in givens.allowed.iter().zip(&cells).enumerate() {
-        if allowed & (1 << (s - 1)) == 0 {
+/// Checks that `text` is a complete valid grid of the puzzle's order that the puzzle allows.
+fn check_solution(givens: &Givens, text: &str) -> Result<Vec<u32>, Rejection> {
+    let read = read_grid(text).map_err(Rejection::Solution)?;
+    if read.n != givens.n {
+        return Err(Rejection::Solution(format!(
+            "a grid of side {}, the puzzle's side is {}",
+            read.n * read.n,
+            givens.side()
+        )));
+    }
+    let s = givens.side();
+    for (i, &v) in read.values.iter().enumerate() {
+        if v == 0 {
+            return Err(Rejection::Solution(format!("cell {} is empty", i + 1)));
+        }
+        if !givens.allowed[s * i + v as usize - 1] {
             return Err(Rejection::Solution(format!(
-                "cell {} is {s}, which the puzzle rules out",
+                "cell {} is {v}, which the puzzle rules out",
                 i + 1
             )));
         }
     }
-    for (u, unit) in units().iter().enumerate() {
-        let mut seen = 0u16;
-        for &cell in unit {
-            seen |= 1 << cells[cell];
+    for (h, house) in houses(givens.n).iter().enumerate() {
+        let mut seen = vec![false; s + 1];
+        for &cell in house {
+            seen[read.values[cell] as usize] = true;
         }
-        if seen != 0x3fe {
+        if !seen[1..].iter().all(|&x| x) {
             return Err(Rejection::Solution(format!(
-                "unit {} does not hold every digit once",
-                u + 1
+                "house {} does not hold every value once",
+                h + 1
             )));
         }
     }
-    Ok(cells)
+    Ok(read.values)
 }
 
 /// A reusable checker (one per thread): the clauses that do not depend on the puzzle are built
-/// once.
+/// once per order.
 pub struct Checker {
-    /// For each literal l: the literals made true when l becomes false (binary clauses).
-    implied: Vec<Vec<u32>>,
+    /// The order the fixed clauses are built for (0: none yet).
+    n: usize,
+    /// The variables of each "exactly one" group, one group after another (`side` each).
+    members: Vec<u32>,
+    /// For each variable (0-based): its four groups (its cell, and its value in its row,
+    /// column and box).
+    groups: Vec<[u32; 4]>,
     /// Literals of the long clauses, one after another.
     lits: Vec<u32>,
     /// Start and length of each long clause.
@@ -256,54 +327,62 @@ impl Default for Checker {
 }
 
 impl Checker {
-    /// Builds the puzzle-independent clauses.
+    /// A checker; the clauses of an order are built when its first puzzle comes.
     pub fn new() -> Checker {
-        let mut checker = Checker {
-            implied: vec![Vec::new(); LITS],
+        Checker {
+            n: 0,
+            members: Vec::new(),
+            groups: Vec::new(),
             lits: Vec::new(),
             clauses: Vec::new(),
             fixed: 0,
-            watches: vec![Vec::new(); LITS],
-            value: vec![0; VARS],
-            trail: Vec::with_capacity(VARS),
+            watches: Vec::new(),
+            value: Vec::new(),
+            trail: Vec::new(),
             root: 0,
             refuted: false,
             deadline: None,
-        };
-        let exactly_one = |group: [i32; 9], checker: &mut Checker| {
-            checker.push_long(&group);
-            for i in 0..9 {
-                for j in i + 1..9 {
-                    let (a, b) = (lit_index(-group[i]), lit_index(-group[j]));
-                    // (¬a ∨ ¬b): when ¬a is false (a true), ¬b is true.
-                    checker.implied[a].push(b as u32);
-                    checker.implied[b].push(a as u32);
-                }
-            }
-        };
-        for cell in 0..81 {
-            exactly_one(
-                std::array::from_fn(|k| var(cell, k + 1) as i32),
-                &mut checker,
-            );
         }
-        for unit in units() {
-            for d in 1..=9 {
-                exactly_one(
-                    std::array::from_fn(|k| var(unit[k], d) as i32),
-                    &mut checker,
-                );
-            }
-        }
-        checker.fixed = checker.clauses.len();
-        checker
     }
 
-    fn push_long(&mut self, clause: &[i32]) {
-        let start = self.lits.len() as u32;
-        self.lits
-            .extend(clause.iter().map(|&l| lit_index(l) as u32));
-        self.clauses.push((start, clause.len() as u32));
+    /// Builds the puzzle-independent clauses of order `n`: per group, "at least one" as a long
+    /// clause and "at most one" as the group's members.
+    fn build(&mut self, n: usize) {
+        let s = n * n;
+        let vars = s * s * s;
+        self.n = n;
+        self.members.clear();
+        self.groups = vec![[0; 4]; vars];
+        self.lits.clear();
+        self.clauses.clear();
+        self.watches = vec![Vec::new(); 2 * vars];
+        self.value = vec![0; vars];
+        self.trail = Vec::with_capacity(vars);
+        let var0 = |cell: usize, v: usize| s * cell + v - 1;
+        let mut group = Vec::with_capacity(s);
+        let add_group = |checker: &mut Checker, group: &[usize], slot: usize| {
+            let id = (checker.members.len() / s) as u32;
+            let start = checker.lits.len() as u32;
+            for &x in group {
+                checker.members.push(x as u32);
+                checker.groups[x][slot] = id;
+                checker.lits.push(2 * x as u32);
+            }
+            checker.clauses.push((start, s as u32));
+        };
+        for cell in 0..s * s {
+            group.clear();
+            group.extend((1..=s).map(|v| var0(cell, v)));
+            add_group(self, &group, 0);
+        }
+        for (h, house) in houses(n).iter().enumerate() {
+            for v in 1..=s {
+                group.clear();
+                group.extend(house.iter().map(|&cell| var0(cell, v)));
+                add_group(self, &group, 1 + h / s);
+            }
+        }
+        self.fixed = self.clauses.len();
     }
 
     /// Truth of a literal: 1 true, -1 false, 0 unassigned.
@@ -331,17 +410,29 @@ impl Checker {
 
     /// Propagates the trail from position `from`; false on a conflict.
     fn propagate(&mut self, mut from: usize) -> bool {
+        let side = self.n * self.n;
         while from < self.trail.len() {
-            let falsified = self.trail[from] ^ 1;
+            let lit = self.trail[from];
             from += 1;
-            for k in 0..self.implied[falsified as usize].len() {
-                let other = self.implied[falsified as usize][k];
-                match self.truth(other) {
-                    1 => {}
-                    0 => self.assign(other),
-                    _ => return false,
+            if lit & 1 == 0 {
+                // A variable made true: the other members of its groups false (at most one).
+                let x = lit >> 1;
+                for slot in 0..4 {
+                    let g = self.groups[x as usize][slot] as usize;
+                    for k in g * side..(g + 1) * side {
+                        let y = self.members[k];
+                        if y == x {
+                            continue;
+                        }
+                        match self.value[y as usize] {
+                            0 => self.assign(2 * y + 1),
+                            1 => return false,
+                            _ => {}
+                        }
+                    }
                 }
             }
+            let falsified = lit ^ 1;
             let mut watchers = std::mem::take(&mut self.watches[falsified as usize]);
             let mut keep = 0;
             let mut conflict = false;
@@ -443,8 +534,12 @@ impl Checker {
         }
     }
 
-    /// Forgets everything about the previous puzzle.
-    fn reset(&mut self) {
+    /// Forgets everything about the previous puzzle, and builds the clauses of order `n` if
+    /// the previous puzzle had another.
+    fn reset(&mut self, n: usize) {
+        if self.n != n {
+            self.build(n);
+        }
         self.value.iter_mut().for_each(|v| *v = 0);
         self.trail.clear();
         self.root = 0;
@@ -490,19 +585,20 @@ impl Checker {
         self.deadline = deadline;
     }
 
-    /// Checks a certificate: `claim` about the puzzle `puzzle` (81 characters, or 729 for
-    /// pencilmarks), with `proof`
-    /// the DRUP text (ignored for [`Claim::Two`]).
+    /// Checks a certificate: `claim` about the puzzle `puzzle` (a grid of order 2 to 8, or a
+    /// 9×9 pencilmark line: see the module documentation), with `proof` the DRUP text
+    /// (ignored for [`Claim::Two`]).
     pub fn check(&mut self, puzzle: &str, claim: Claim<'_>, proof: &[u8]) -> Result<(), Rejection> {
         let givens = read_puzzle(puzzle).map_err(Rejection::Puzzle)?;
+        let cells = givens.side() * givens.side();
         let blocking: Option<Vec<u32>> = match claim {
             Claim::None => None,
             Claim::Unique(s) => {
                 let s = check_solution(&givens, s)?;
                 Some(
-                    (0..81)
-                        .filter(|&cell| givens.allowed[cell].count_ones() != 1)
-                        .map(|cell| lit_index(-(var(cell, s[cell] as usize) as i32)) as u32)
+                    (0..cells)
+                        .filter(|&cell| givens.allowed_in(cell) != 1)
+                        .map(|cell| lit_index(-givens.var(cell, s[cell] as usize)) as u32)
                         .collect(),
                 )
             }
@@ -515,18 +611,19 @@ impl Checker {
                 };
             }
         };
-        self.reset();
+        self.reset(givens.n);
         for &unit in &givens.units {
             self.add(&[lit_index(unit) as u32]);
         }
         if let Some(b) = blocking {
             self.add(&b);
         }
-        self.run_proof(proof)
+        let vars = cells * givens.side();
+        self.run_proof(proof, vars)
     }
 
-    /// Reads and checks the lemmas of `proof`.
-    fn run_proof(&mut self, proof: &[u8]) -> Result<(), Rejection> {
+    /// Reads and checks the lemmas of `proof`, whose variables are 1..=`vars`.
+    fn run_proof(&mut self, proof: &[u8], vars: usize) -> Result<(), Rejection> {
         let mut lemma: Vec<u32> = Vec::with_capacity(64);
         let mut rest = proof;
         let mut line = 0;
@@ -558,7 +655,7 @@ impl Checker {
                         what: "text after the closing 0".into(),
                     });
                 }
-                let n = parse_lit(token).ok_or_else(|| Rejection::Syntax {
+                let n = parse_lit(token, vars).ok_or_else(|| Rejection::Syntax {
                     line,
                     what: format!("{:?} is not a literal", String::from_utf8_lossy(token)),
                 })?;
@@ -586,19 +683,19 @@ impl Checker {
     }
 }
 
-/// A DIMACS literal in −729..=729.
-fn parse_lit(token: &[u8]) -> Option<i32> {
+/// A DIMACS literal in −`vars`..=`vars`.
+fn parse_lit(token: &[u8], vars: usize) -> Option<i32> {
     let (negative, digits) = match token.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, token),
     };
-    if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
+    if digits.is_empty() || digits.len() > 6 || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
     let n = digits
         .iter()
         .fold(0i32, |n, &b| 10 * n + i32::from(b - b'0'));
-    if n as usize > VARS || (negative && n == 0) {
+    if n as usize > vars.min(MAX_VARS) || (negative && n == 0) {
         return None;
     }
     Some(if negative { -n } else { n })

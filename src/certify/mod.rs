@@ -19,9 +19,11 @@
 pub mod check;
 pub mod files;
 pub mod search;
+pub mod search_order;
 
-use crate::grid::{Candidates, Grid};
-use crate::puzzle::Puzzle;
+use crate::grid::Candidates;
+use crate::order::OrderGrid;
+use crate::puzzle::{Puzzle, Solution};
 use crate::solver::sat::encoding::{Encoding, Formula, Givens};
 use crate::util::thread_cpu_time;
 use check::{Checker, Claim};
@@ -30,7 +32,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 /// Search nodes allowed per puzzle by default (the hardest known 9×9 puzzles take tens of
-/// thousands).
+/// thousands; so do the generated 16×16 ones).
 pub const DEFAULT_MAX_NODES: u64 = 10_000_000;
 
 /// The count a certificate is about.
@@ -61,10 +63,11 @@ pub struct Certified {
     /// The count found (`None`: the search gave up, or the check ran out of time).
     pub count: Option<Count>,
     /// The solutions behind it (one for 1, two for 2+).
-    pub solutions: Vec<Grid>,
+    pub solutions: Vec<Solution>,
     /// Whether the checker accepted the certificate; otherwise why not.
     pub verdict: Result<(), String>,
-    /// Certificate size in bytes: the proof text, or the two solutions' 164 bytes for 2+.
+    /// Certificate size in bytes: the proof text, or the two solutions' lines for 2+ (164
+    /// bytes on 9×9).
     pub bytes: usize,
     /// Search nodes.
     pub nodes: u64,
@@ -84,6 +87,7 @@ impl Certified {
 /// A producer and a checker (one per thread), with the last proof kept for writing.
 pub struct Certifier {
     producer: Producer,
+    max_nodes: u64,
     checker: Checker,
     proof: Vec<u8>,
 }
@@ -93,6 +97,7 @@ impl Certifier {
     pub fn new(max_nodes: u64) -> Certifier {
         Certifier {
             producer: Producer::new(max_nodes),
+            max_nodes,
             checker: Checker::new(),
             proof: Vec::with_capacity(1 << 16),
         }
@@ -103,24 +108,17 @@ impl Certifier {
         &self.proof
     }
 
-    /// Produces and checks the certificate of `puzzle`.
+    /// Produces and checks the certificate of `puzzle` (of any order).
     pub fn certify(&mut self, puzzle: &Puzzle) -> Certified {
-        if let Puzzle::Order(g) = puzzle {
-            return Certified {
-                count: None,
-                solutions: Vec::new(),
-                verdict: Err(format!(
-                    "certify takes 9x9 puzzles; this one is {}",
-                    g.order()
-                )),
-                bytes: 0,
-                nodes: 0,
-                produce: Duration::ZERO,
-                check: Duration::ZERO,
-            };
-        }
         let start = thread_cpu_time();
-        let produced = self.producer.produce(puzzle, &mut self.proof);
+        let produced = match puzzle {
+            Puzzle::Order(g) => search_order::produce(g, self.max_nodes, &mut self.proof)
+                .map(|(found, nodes)| (of_order(found), nodes)),
+            _ => self
+                .producer
+                .produce(puzzle, &mut self.proof)
+                .map(|(found, nodes)| (of_nine(found), nodes)),
+        };
         let produce = thread_cpu_time().saturating_sub(start);
         let (found, nodes) = match produced {
             Ok(x) => x,
@@ -149,18 +147,20 @@ impl Certifier {
             ),
             Found::Unique(s) => (
                 Count::One,
-                vec![*s],
+                vec![s.clone()],
                 self.checker
                     .check(&text, Claim::Unique(&s.to_line()), &self.proof),
                 self.proof.len(),
             ),
-            Found::Two(s, t) => (
-                Count::TwoPlus,
-                vec![*s, *t],
-                self.checker
-                    .check(&text, Claim::Two(&s.to_line(), &t.to_line()), b""),
-                164,
-            ),
+            Found::Two(s, t) => {
+                let (s_text, t_text) = (s.to_line(), t.to_line());
+                (
+                    Count::TwoPlus,
+                    vec![s.clone(), t.clone()],
+                    self.checker.check(&text, Claim::Two(&s_text, &t_text), b""),
+                    s_text.len() + t_text.len() + 2,
+                )
+            }
         };
         let check = thread_cpu_time().saturating_sub(start);
         if let Err(r @ check::Rejection::OutOfTime { .. }) = &verdict {
@@ -188,19 +188,52 @@ impl Certifier {
     }
 }
 
-/// Writes the CNF a proof refutes, for outside DRAT checkers: the `sat` backend's `extended`
-/// encoding of `puzzle` (the same numbering as the checker's), plus the clause blocking
-/// `solution` when there is one.
-pub fn write_cnf(out: &mut dyn Write, puzzle: &Puzzle, solution: Option<&Grid>) -> io::Result<()> {
+/// A 9×9 search's find with its solutions as [`Solution`]s.
+fn of_nine(found: Found) -> Found<Solution> {
+    match found {
+        Found::None => Found::None,
+        Found::Unique(s) => Found::Unique(Solution::Grid(s)),
+        Found::Two(s, t) => Found::Two(Solution::Grid(s), Solution::Grid(t)),
+    }
+}
+
+/// Another order's find with its solutions as [`Solution`]s.
+fn of_order(found: Found<OrderGrid>) -> Found<Solution> {
+    match found {
+        Found::None => Found::None,
+        Found::Unique(s) => Found::Unique(Solution::from_order_grid(s)),
+        Found::Two(s, t) => Found::Two(Solution::from_order_grid(s), Solution::from_order_grid(t)),
+    }
+}
+
+/// Writes the CNF a proof refutes, for outside DRAT checkers: on 9×9 the `sat` backend's
+/// `extended` encoding of `puzzle` (the same numbering as the checker's), on the other orders
+/// the same encoding written by [`write_order_cnf`]; plus the clause blocking `solution` when
+/// there is one.
+pub fn write_cnf(
+    out: &mut dyn Write,
+    puzzle: &Puzzle,
+    solution: Option<&Solution>,
+) -> io::Result<()> {
     let (givens, candidates) = match puzzle {
         Puzzle::Grid(g) => (Givens::Grid(g), Candidates::from_grid(g)),
         Puzzle::Candidates(c) => (Givens::Candidates(c), *c),
         Puzzle::Order(g) => {
-            return Err(io::Error::other(format!(
-                "certificates are written for 9x9 puzzles; this one is {}",
-                g.order()
-            )))
+            let solution = match solution {
+                Some(s) => Some(s.order_grid().ok_or_else(|| {
+                    io::Error::other("a 9x9 solution for a puzzle of another order")
+                })?),
+                None => None,
+            };
+            return write_order_cnf(out, g, solution);
         }
+    };
+    let solution = match solution {
+        Some(s) => Some(
+            s.grid()
+                .ok_or_else(|| io::Error::other("a solution of another order for a 9x9 puzzle"))?,
+        ),
+        None => None,
     };
     let mut formula = Formula::new();
     formula.build(Encoding::Extended, givens);
@@ -229,4 +262,78 @@ pub fn write_cnf(out: &mut dyn Write, puzzle: &Puzzle, solution: Option<&Grid>) 
         vec![]
     };
     crate::solver::sat::dimacs::write(out, &formula, &extra, &title)
+}
+
+/// The extended encoding of a grid of another order, in DIMACS: variable `side·cell + v`
+/// means "the cell holds v"; per cell and per house and value, at least one and at most one
+/// (pairwise: side·(side − 1)/2 clauses per group, so a 64×64 formula has 33 million); a unit
+/// per clue; and the clause blocking `solution` (over the open cells) when there is one.
+pub fn write_order_cnf(
+    out: &mut dyn Write,
+    grid: &OrderGrid,
+    solution: Option<&OrderGrid>,
+) -> io::Result<()> {
+    let order = grid.order();
+    let (side, geometry) = (order.side(), order.geometry());
+    let var = |cell: usize, v: usize| side * cell + v;
+    let clues: Vec<usize> = (0..order.cells()).filter(|&c| grid.get(c) != 0).collect();
+    let groups = order.cells() + order.houses() * side;
+    let pairs = groups * side * (side - 1) / 2;
+    let clauses = groups + pairs + clues.len() + usize::from(solution.is_some());
+    let mut out = io::BufWriter::new(out);
+    writeln!(
+        out,
+        "c sudobench certificate input: puzzle {}",
+        grid.to_line()
+    )?;
+    match solution {
+        Some(s) => {
+            writeln!(out, "c solution {}", s.to_line())?;
+            writeln!(
+                out,
+                "c the last clause blocks it (over the cells the puzzle does not fix): \
+                 the formula is unsatisfiable iff it is the only solution"
+            )?;
+        }
+        None => writeln!(
+            out,
+            "c the formula is unsatisfiable iff the puzzle has no solution"
+        )?,
+    }
+    writeln!(out, "p cnf {} {clauses}", side * order.cells())?;
+    let mut group = Vec::with_capacity(side);
+    let write_group = |out: &mut io::BufWriter<_>, group: &[usize]| -> io::Result<()> {
+        for &x in group {
+            write!(out, "{x} ")?;
+        }
+        writeln!(out, "0")?;
+        for (i, &x) in group.iter().enumerate() {
+            for &y in &group[i + 1..] {
+                writeln!(out, "-{x} -{y} 0")?;
+            }
+        }
+        Ok(())
+    };
+    for cell in 0..order.cells() {
+        group.clear();
+        group.extend((1..=side).map(|v| var(cell, v)));
+        write_group(&mut out, &group)?;
+    }
+    for h in 0..order.houses() {
+        for v in 1..=side {
+            group.clear();
+            group.extend(geometry.house(h).iter().map(|&c| var(c as usize, v)));
+            write_group(&mut out, &group)?;
+        }
+    }
+    for &c in &clues {
+        writeln!(out, "{} 0", var(c, usize::from(grid.get(c))))?;
+    }
+    if let Some(s) = solution {
+        for c in (0..order.cells()).filter(|&c| grid.get(c) == 0) {
+            write!(out, "-{} ", var(c, usize::from(s.get(c))))?;
+        }
+        writeln!(out, "0")?;
+    }
+    out.flush()
 }

@@ -20,15 +20,15 @@
 use crate::grid::{Grid, CELLS, PEERS, UNITS};
 use crate::puzzle::Puzzle;
 
-/// What the search found.
+/// What the search found (solutions as 9×9 grids, or `G` for the other orders).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Found {
+pub enum Found<G = Grid> {
     /// No solution: the proof refutes the puzzle's formula.
     None,
     /// Exactly one solution: the proof refutes the formula with it blocked.
-    Unique(Grid),
+    Unique(G),
     /// At least two solutions (the proof is empty).
-    Two(Grid, Grid),
+    Two(G, G),
 }
 
 /// The search gave up: it visited more nodes than allowed, or its time ran out (the thread's

@@ -1,7 +1,8 @@
 //! `certify`: the producer's certificates are accepted by the independent checker and by the
 //! outside DRAT checker `rate`; corrupted ones (a deleted step, a flipped literal, a lemma
 //! that does not follow, another puzzle's proof, a truncated file, a false claim) are rejected,
-//! and both checkers agree on them; the command's rows, exit status, `--keep` and `--resume`.
+//! and both checkers agree on them; the command's rows, exit status, `--keep` and `--resume`;
+//! and the same for grids of the other orders (4×4 to 64×64).
 
 use super::common::{run, run_in, sample, CLASH, EASY, EASY_SOLUTION, HARD, HARD_SOLUTION, OPEN};
 use super::sat::{rate, rate_verifies};
@@ -10,7 +11,8 @@ use sudobench::certify::check::{Checker, Claim, Rejection};
 use sudobench::certify::search::{Found, Producer};
 use sudobench::certify::{write_cnf, Certifier, Count};
 use sudobench::grid::Grid;
-use sudobench::puzzle::Puzzle;
+use sudobench::order::{Order, OrderGrid};
+use sudobench::puzzle::{Puzzle, Solution};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -42,7 +44,8 @@ fn verdict(puzzle: &Puzzle, found: &Found, proof: &[u8]) -> Result<(), Rejection
 fn rate_accepts(dir: &Path, puzzle: &Puzzle, solution: Option<&Grid>, proof: &[u8]) -> bool {
     let (cnf, drat) = (dir.join("p.cnf"), dir.join("p.drat"));
     let mut text = Vec::new();
-    write_cnf(&mut text, puzzle, solution).unwrap();
+    let solution = solution.map(|g| Solution::Grid(*g));
+    write_cnf(&mut text, puzzle, solution.as_ref()).unwrap();
     std::fs::write(&cnf, text).unwrap();
     std::fs::write(&drat, proof).unwrap();
     rate_verifies(&rate(), &cnf, &drat)
@@ -561,4 +564,192 @@ fn a_check_stops_at_the_deadline_without_a_verdict() {
         Err("check time limit reached at proof line 1".to_string())
     );
     assert_eq!(certifier.certify(&grid(CLASH)).count, Some(Count::Zero));
+}
+
+/// A full grid of order `n` (the pattern value(r, c) = (n·(r mod n) + r div n + c) mod n² + 1).
+fn full_order_grid(n: usize) -> OrderGrid {
+    let s = n * n;
+    let values = (0..s * s)
+        .map(|i| {
+            let (r, c) = (i / s, i % s);
+            ((n * (r % n) + r / n + c) % s + 1) as u8
+        })
+        .collect();
+    OrderGrid::from_values(Order::new(n).unwrap(), values).unwrap()
+}
+
+/// Every bundled set of another order that the simple producer settles quickly, each puzzle
+/// certified with the count a complete backend gives (4×4 and 16×16: several solutions, none,
+/// and Gecode's unique puzzles), plus a full grid minus one cell of every order from 4×4 to
+/// 64×64 (count 1, the numbers form from 36×36 on) and the empty 4×4 grid (2+).
+#[test]
+fn puzzles_of_every_order_are_certified() {
+    let mut certifier = Certifier::new(1_000_000);
+    let mut wide = sudobench::backends::build("wide", &Default::default()).unwrap();
+    let mut puzzles = Vec::new();
+    for (file, n) in [
+        ("orders_4x4_several.gz", 50),
+        ("orders_4x4_no_solution.gz", 50),
+        ("orders_16x16_gecode.gz", 55),
+        ("orders_16x16_no_solution.gz", 10),
+        ("orders_16x16_several.gz", 20),
+        ("orders_16x16_minimal.gz", 3),
+    ] {
+        puzzles.extend(sample(file, n));
+    }
+    for n in 2..=8 {
+        let mut g = full_order_grid(n);
+        g.set(n * n + 1, 0);
+        puzzles.push(Puzzle::Order(g.into()));
+    }
+    puzzles.push(Puzzle::Order(
+        OrderGrid::empty(Order::new(2).unwrap()).into(),
+    ));
+    let mut counts = [0; 3];
+    for p in &puzzles {
+        let c = certifier.certify(p);
+        assert!(c.ok(), "{p}: {c:?}");
+        let want = wide.solve(p, sudobench::solver::Limit::TWO).count();
+        let got = c.count.unwrap();
+        assert_eq!(
+            want,
+            match got {
+                Count::Zero => sudobench::solver::Count::Exactly(0),
+                Count::One => sudobench::solver::Count::Exactly(1),
+                Count::TwoPlus => sudobench::solver::Count::AtLeast(2),
+            },
+            "{p}"
+        );
+        counts[got as usize] += 1;
+    }
+    assert!(counts.iter().all(|&k| k > 0), "{counts:?}");
+}
+
+/// An order-4 certificate, corrupted: a deleted step, a flipped literal, another puzzle's
+/// proof, a truncated proof and false claims are rejected by the checker, and rate agrees on
+/// the sound and the flipped ones against the CNF `write_cnf` writes.
+#[test]
+fn corrupted_certificates_of_another_order_are_rejected_and_rate_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    // The no-solution puzzle with the longest proof, and another one.
+    let mut proved: Vec<(Puzzle, Vec<u8>)> = sample("orders_16x16_no_solution.gz", 10)
+        .into_iter()
+        .map(|p| {
+            let Puzzle::Order(g) = &p else {
+                panic!("a 16x16 puzzle")
+            };
+            let mut proof = Vec::new();
+            let (found, _) = sudobench::certify::search_order::produce(g, 1_000_000, &mut proof)
+                .expect("within budget");
+            assert_eq!(found, Found::None);
+            (p, proof)
+        })
+        .collect();
+    proved.sort_by_key(|(_, proof)| std::cmp::Reverse(proof.len()));
+    let (p, proof) = &proved[0];
+    let other_proof = &proved[1].1;
+    let proof = proof.clone();
+    let text = p.to_line();
+    let check = |proof: &[u8]| Checker::new().check(&text, Claim::None, proof);
+    assert_eq!(check(&proof), Ok(()));
+    let rate_on = |proof: &[u8]| {
+        let (cnf, drat) = (dir.path().join("o.cnf"), dir.path().join("o.drat"));
+        let mut out = Vec::new();
+        write_cnf(&mut out, p, None).unwrap();
+        std::fs::write(&cnf, out).unwrap();
+        std::fs::write(&drat, proof).unwrap();
+        rate_verifies(&rate(), &cnf, &drat)
+    };
+    assert!(rate_on(&proof));
+    let lines = steps(&proof);
+    assert!(lines.len() > 3, "{} lines", lines.len());
+    // The first lemma deleted: the next ones no longer follow (or the proof still stands, as
+    // a DRUP checker would also find; then rate must agree).
+    let deleted: Vec<u8> = lines[1..].concat();
+    assert_eq!(check(&deleted).is_ok(), rate_on(&deleted));
+    // A literal of the first lemma with a decision flipped.
+    let first = String::from_utf8(lines[0].clone()).unwrap();
+    let flipped_first = first.replacen('-', "", 1);
+    if flipped_first != first {
+        let flipped = [flipped_first.into_bytes(), lines[1..].concat()].concat();
+        assert_eq!(check(&flipped).is_ok(), rate_on(&flipped));
+    }
+    // Truncated: the last line without its newline, or without the empty clause.
+    assert!(check(&proof[..proof.len() - 1]).is_err());
+    assert_eq!(
+        check(&lines[..lines.len() - 1].concat()),
+        Err(Rejection::NoEmptyClause)
+    );
+    // Another puzzle's proof.
+    assert!(check(other_proof).is_err());
+    // False claims: a solution that breaks a house, of another order, or two the same.
+    let full = full_order_grid(4);
+    let mut broken = full.clone();
+    broken.set(0, full.get(1));
+    let mut one = full.clone();
+    one.set(5, 0);
+    let puzzle = one.to_line();
+    let mut checker = Checker::new();
+    assert!(matches!(
+        checker.check(&puzzle, Claim::Two(&full.to_line(), &full.to_line()), b""),
+        Err(Rejection::Solution(_))
+    ));
+    assert!(matches!(
+        checker.check(&puzzle, Claim::Two(&full.to_line(), &broken.to_line()), b""),
+        Err(Rejection::Solution(_))
+    ));
+    let nine = full_order_grid(3);
+    assert!(matches!(
+        checker.check(&puzzle, Claim::Unique(&nine.to_line()), b"0\n"),
+        Err(Rejection::Solution(_))
+    ));
+    // A puzzle text of no order.
+    assert!(matches!(
+        checker.check(&"1".repeat(100), Claim::None, b"0\n"),
+        Err(Rejection::Puzzle(_))
+    ));
+}
+
+/// `certify --keep` on grids of another order: every certificate kept is verified by rate.
+#[test]
+fn kept_certificates_of_another_order_are_verified_by_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("kept");
+    let set = dir.path().join("set.txt");
+    let mut lines: Vec<String> = ["orders_16x16_gecode.gz", "orders_16x16_no_solution.gz"]
+        .iter()
+        .flat_map(|f| sample(f, 3))
+        .map(|p| p.to_line())
+        .collect();
+    // (Not a full grid: its blocking clause is empty, and rate 0.3 panics on an empty clause
+    // in the formula.)
+    let mut four = full_order_grid(2);
+    four.set(3, 0);
+    lines.push(four.to_line());
+    std::fs::write(&set, lines.join("\n") + "\n").unwrap();
+    let out = run(
+        &[
+            "certify",
+            "--keep",
+            keep.to_str().unwrap(),
+            set.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&keep).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "cnf") {
+            let drat = path.with_extension("drat");
+            assert!(rate_verifies(&rate(), &path, &drat), "{}", path.display());
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 7);
 }

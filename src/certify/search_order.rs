@@ -1,0 +1,236 @@
+//! The producer for grids of the other orders (4×4 to 64×64): the search of
+//! [`search`](super::search) on candidate masks of up to 64 values, with the houses of the
+//! order's [`Geometry`]. Its propagation derives only what unit propagation on the extended
+//! encoding derives too (naked and hidden singles, a placed value leaving its peers, a cell or
+//! a house value without a place as a conflict), so its failed branches, in post-order, are a
+//! DRUP proof over the variables `side·cell + value` the checker numbers.
+
+use super::search::{Budget, Found};
+use crate::order::{Geometry, OrderGrid};
+
+/// A search state: candidates per cell (bit v − 1 for value v), and which cells have been
+/// placed (removed from their peers).
+#[derive(Clone)]
+struct State {
+    cand: Vec<u64>,
+    placed: Vec<bool>,
+}
+
+/// Result of a subtree: go on, or stop (two solutions, the node budget, or the deadline).
+enum Stop {
+    Two,
+    Budget,
+    Time,
+}
+
+/// One search over a grid of another order.
+struct OrderSearch<'a> {
+    geometry: &'a Geometry,
+    /// Every value of the order.
+    full: u64,
+    path: Vec<u32>,
+    solutions: Vec<OrderGrid>,
+    nodes: u64,
+    max_nodes: u64,
+    proof: &'a mut Vec<u8>,
+}
+
+/// Searches `grid` and writes the DRUP proof of what it found into `proof` (cleared first;
+/// left empty for [`Found::Two`]). Returns what it found and the nodes visited.
+pub fn produce(
+    grid: &OrderGrid,
+    max_nodes: u64,
+    proof: &mut Vec<u8>,
+) -> Result<(Found<OrderGrid>, u64), Budget> {
+    proof.clear();
+    let order = grid.order();
+    let side = order.side();
+    let full = if side == 64 {
+        u64::MAX
+    } else {
+        (1u64 << side) - 1
+    };
+    let mut state = State {
+        cand: grid
+            .cells()
+            .iter()
+            .map(|&v| if v == 0 { full } else { 1 << (v - 1) })
+            .collect(),
+        placed: vec![false; order.cells()],
+    };
+    let mut search = OrderSearch {
+        geometry: order.geometry(),
+        full,
+        path: Vec::new(),
+        solutions: Vec::new(),
+        nodes: 0,
+        max_nodes,
+        proof,
+    };
+    let result = if search.propagate(&mut state) {
+        search.node(&state)
+    } else {
+        search.lemma();
+        Ok(())
+    };
+    let nodes = search.nodes;
+    let found = match result {
+        Err(Stop::Budget) => {
+            proof.clear();
+            return Err(Budget::Nodes(max_nodes));
+        }
+        Err(Stop::Time) => {
+            proof.clear();
+            return Err(Budget::Time(nodes));
+        }
+        Err(Stop::Two) => {
+            let mut two = std::mem::take(&mut search.solutions).into_iter();
+            proof.clear();
+            match (two.next(), two.next()) {
+                (Some(s), Some(t)) => Found::Two(s, t),
+                _ => unreachable!("the search stops at its second solution"),
+            }
+        }
+        Ok(()) => match search.solutions.pop() {
+            None => Found::None,
+            Some(s) => Found::Unique(s),
+        },
+    };
+    Ok((found, nodes))
+}
+
+impl OrderSearch<'_> {
+    /// Writes the lemma ¬(decisions on the path).
+    fn lemma(&mut self) {
+        use std::io::Write;
+        for &v in &self.path {
+            let _ = write!(self.proof, "-{v} ");
+        }
+        self.proof.extend_from_slice(b"0\n");
+    }
+
+    /// Explores a propagated, conflict-free state; emits its lemma when exhausted.
+    fn node(&mut self, state: &State) -> Result<(), Stop> {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            return Err(Stop::Budget);
+        }
+        if crate::deadline::due(self.nodes) {
+            return Err(Stop::Time);
+        }
+        // The open cell with the fewest candidates.
+        let mut best = usize::MAX;
+        let mut fewest = u32::MAX;
+        for (cell, &m) in state.cand.iter().enumerate() {
+            let n = m.count_ones();
+            if n > 1 && n < fewest {
+                fewest = n;
+                best = cell;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        if best == usize::MAX {
+            // Every cell placed: a solution.
+            let order = self.geometry.order();
+            let values = state
+                .cand
+                .iter()
+                .map(|m| m.trailing_zeros() as u8 + 1)
+                .collect();
+            if let Ok(g) = OrderGrid::from_values(order, values) {
+                self.solutions.push(g);
+            }
+            if self.solutions.len() >= 2 {
+                return Err(Stop::Two);
+            }
+            self.lemma();
+            return Ok(());
+        }
+        let side = self.geometry.order().side();
+        let mut values = state.cand[best];
+        while values != 0 {
+            let bit = values & values.wrapping_neg();
+            values &= values - 1;
+            let mut child = state.clone();
+            child.cand[best] = bit;
+            self.path
+                .push((side * best + bit.trailing_zeros() as usize + 1) as u32);
+            if self.propagate(&mut child) {
+                self.node(&child)?;
+            } else {
+                self.lemma();
+            }
+            self.path.pop();
+        }
+        self.lemma();
+        Ok(())
+    }
+
+    /// Naked and hidden singles to a fixpoint; false on a conflict.
+    fn propagate(&self, s: &mut State) -> bool {
+        let g = self.geometry;
+        let order = g.order();
+        loop {
+            let mut changed = false;
+            for cell in 0..order.cells() {
+                if s.placed[cell] {
+                    continue;
+                }
+                let m = s.cand[cell];
+                if m == 0 {
+                    return false;
+                }
+                if m & (m - 1) != 0 {
+                    continue;
+                }
+                s.placed[cell] = true;
+                for &p in g.peers(cell) {
+                    let p = p as usize;
+                    if s.cand[p] & m != 0 {
+                        s.cand[p] &= !m;
+                        if s.cand[p] == 0 {
+                            return false;
+                        }
+                        changed = true;
+                    }
+                }
+            }
+            for h in 0..order.houses() {
+                let house = g.house(h);
+                let (mut once, mut twice) = (0u64, 0u64);
+                for &cell in house {
+                    let m = s.cand[cell as usize];
+                    twice |= once & m;
+                    once |= m;
+                }
+                if once != self.full {
+                    return false;
+                }
+                let singles = once & !twice;
+                if singles == 0 {
+                    continue;
+                }
+                for &cell in house {
+                    let m = s.cand[cell as usize];
+                    let here = m & singles;
+                    if here == 0 {
+                        continue;
+                    }
+                    if here & (here - 1) != 0 {
+                        // Two values that can only go here: the cell's at-most-one clause.
+                        return false;
+                    }
+                    if m != here {
+                        s.cand[cell as usize] = here;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+}
