@@ -164,9 +164,10 @@ impl OrderSearch<'_> {
             values &= values - 1;
             let mut child = state.clone();
             child.cand[best] = bit;
+            let seeds = [best];
             self.path
                 .push((side * best + bit.trailing_zeros() as usize + 1) as u32);
-            if self.propagate(&mut child) {
+            if self.propagate_from(&mut child, &seeds) {
                 self.node(&child)?;
             } else {
                 self.lemma();
@@ -196,7 +197,7 @@ impl OrderSearch<'_> {
                     values &= values - 1;
                     let mut trial = state.clone();
                     trial.cand[cell] = bit;
-                    if self.propagate(&mut trial) {
+                    if self.propagate_from(&mut trial, &[cell]) {
                         continue;
                     }
                     self.path
@@ -204,7 +205,7 @@ impl OrderSearch<'_> {
                     self.lemma();
                     self.path.pop();
                     state.cand[cell] &= !bit;
-                    if !self.propagate(state) {
+                    if !self.propagate_from(state, &[cell]) {
                         return false;
                     }
                     failed = true;
@@ -217,13 +218,32 @@ impl OrderSearch<'_> {
         }
     }
 
-    /// Naked and hidden singles to a fixpoint; false on a conflict.
+    /// Naked and hidden singles to a fixpoint; false on a conflict. Every cell is looked at.
     fn propagate(&self, s: &mut State) -> bool {
+        let cells: Vec<usize> = (0..s.cand.len()).collect();
+        self.propagate_from(s, &cells)
+    }
+
+    /// [`propagate`](OrderSearch::propagate) of a state that was at the fixpoint before the
+    /// masks of `changed` changed: only the cells that become single and the houses of cells
+    /// whose masks change are looked at (a probe changes one cell of a grid of up to 4,096).
+    fn propagate_from(&self, s: &mut State, changed: &[usize]) -> bool {
         let g = self.geometry;
         let order = g.order();
+        let mut dirty = vec![false; order.houses()];
+        let mut singles: Vec<usize> = Vec::new();
+        for &cell in changed {
+            if !s.placed[cell] && s.cand[cell].count_ones() <= 1 {
+                singles.push(cell);
+            }
+            for h in g.houses_of(cell) {
+                dirty[h as usize] = true;
+            }
+        }
+        let mut houses: Vec<usize> = (0..order.houses()).filter(|&h| dirty[h]).collect();
         loop {
-            let mut changed = false;
-            for cell in 0..order.cells() {
+            // Naked singles: a placed value leaves the cell's peers.
+            while let Some(cell) = singles.pop() {
                 if s.placed[cell] {
                     continue;
                 }
@@ -231,54 +251,66 @@ impl OrderSearch<'_> {
                 if m == 0 {
                     return false;
                 }
-                if m & (m - 1) != 0 {
-                    continue;
-                }
                 s.placed[cell] = true;
                 for &p in g.peers(cell) {
                     let p = p as usize;
-                    if s.cand[p] & m != 0 {
-                        s.cand[p] &= !m;
-                        if s.cand[p] == 0 {
-                            return false;
-                        }
-                        changed = true;
-                    }
-                }
-            }
-            for h in 0..order.houses() {
-                let house = g.house(h);
-                let (mut once, mut twice) = (0u64, 0u64);
-                for &cell in house {
-                    let m = s.cand[cell as usize];
-                    twice |= once & m;
-                    once |= m;
-                }
-                if once != self.full {
-                    return false;
-                }
-                let singles = once & !twice;
-                if singles == 0 {
-                    continue;
-                }
-                for &cell in house {
-                    let m = s.cand[cell as usize];
-                    let here = m & singles;
-                    if here == 0 {
+                    if s.cand[p] & m == 0 {
                         continue;
                     }
-                    if here & (here - 1) != 0 {
-                        // Two values that can only go here: the cell's at-most-one clause.
-                        return false;
+                    s.cand[p] &= !m;
+                    match s.cand[p].count_ones() {
+                        0 => return false,
+                        1 => singles.push(p),
+                        _ => {}
                     }
-                    if m != here {
-                        s.cand[cell as usize] = here;
-                        changed = true;
+                    for h in g.houses_of(p) {
+                        if !dirty[h as usize] {
+                            dirty[h as usize] = true;
+                            houses.push(h as usize);
+                        }
                     }
                 }
             }
-            if !changed {
+            // Hidden singles in the houses whose cells changed.
+            let Some(h) = houses.pop() else {
                 return true;
+            };
+            dirty[h] = false;
+            let house = g.house(h);
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &cell in house {
+                let m = s.cand[cell as usize];
+                twice |= once & m;
+                once |= m;
+            }
+            if once != self.full {
+                return false;
+            }
+            let alone = once & !twice;
+            if alone == 0 {
+                continue;
+            }
+            for &cell in house {
+                let cell = cell as usize;
+                let m = s.cand[cell];
+                let here = m & alone;
+                if here == 0 {
+                    continue;
+                }
+                if here & (here - 1) != 0 {
+                    // Two values that can only go here: the cell's at-most-one clause.
+                    return false;
+                }
+                if m != here {
+                    s.cand[cell] = here;
+                    singles.push(cell);
+                    for h2 in g.houses_of(cell) {
+                        if !dirty[h2 as usize] {
+                            dirty[h2 as usize] = true;
+                            houses.push(h2 as usize);
+                        }
+                    }
+                }
             }
         }
     }
