@@ -219,13 +219,12 @@ pub fn write_cnf(
         Puzzle::Grid(g) => (Givens::Grid(g), Candidates::from_grid(g)),
         Puzzle::Candidates(c) => (Givens::Candidates(c), *c),
         Puzzle::Order(g) => {
-            let solution = match solution {
-                Some(s) => Some(s.order_grid().ok_or_else(|| {
-                    io::Error::other("a 9x9 solution for a puzzle of another order")
-                })?),
-                None => None,
-            };
-            return write_order_cnf(out, g, solution);
+            // (A grid of order 3 built as `Puzzle::Order` has its solution as a 9×9 grid.)
+            let solution = solution.map(|s| match s {
+                Solution::Order(s) => (**s).clone(),
+                Solution::Grid(s) => OrderGrid::from_grid(s),
+            });
+            return write_order_cnf(out, g, solution.as_ref());
         }
     };
     let solution = match solution {

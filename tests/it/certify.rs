@@ -710,6 +710,23 @@ fn corrupted_certificates_of_another_order_are_rejected_and_rate_agrees() {
     ));
 }
 
+/// A 9×9 grid built as a grid of order 3 (not how the reader gives it) is certified through
+/// the order producer, and its CNF written, with the solution as a 9×9 grid.
+#[test]
+fn a_nine_by_nine_grid_of_order_3_is_certified_and_written() {
+    let mut g = full_order_grid(3);
+    g.set(40, 0);
+    let p = Puzzle::Order(g.into());
+    let c = Certifier::new(1_000).certify(&p);
+    assert!(c.ok(), "{c:?}");
+    assert_eq!(c.count, Some(Count::One));
+    let mut out = Vec::new();
+    write_cnf(&mut out, &p, c.solutions.first()).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("p cnf 729 "), "{}", &text[..200]);
+    assert!(text.ends_with(" 0\n"));
+}
+
 /// `certify --keep` on grids of another order: every certificate kept is verified by rate.
 #[test]
 fn kept_certificates_of_another_order_are_verified_by_rate() {
