@@ -73,7 +73,8 @@ struct State {
 }
 
 /// Result of a subtree: go on, or stop (two solutions, the node budget, or the deadline).
-enum Stop {
+/// (Shared with the producer of the other orders.)
+pub(super) enum Stop {
     Two,
     Budget,
     Time,
@@ -137,13 +138,7 @@ impl Producer {
 
     /// Writes the lemma ¬(decisions on the path).
     fn lemma(&mut self) {
-        let mut buf = itoa_buf();
-        for &v in &self.path {
-            self.proof.push(b'-');
-            self.proof.extend_from_slice(format_u16(v, &mut buf));
-            self.proof.push(b' ');
-        }
-        self.proof.extend_from_slice(b"0\n");
+        write_lemma(&mut self.proof, self.path.iter().map(|&v| u32::from(v)));
     }
 
     /// Explores a propagated, conflict-free state; emits its lemma when exhausted.
@@ -155,20 +150,7 @@ impl Producer {
         if crate::deadline::due(self.nodes) {
             return Err(Stop::Time);
         }
-        // The open cell with the fewest candidates.
-        let mut best = usize::MAX;
-        let mut fewest = 10;
-        for (cell, &m) in state.cand.iter().enumerate() {
-            let n = m.count_ones();
-            if n > 1 && n < fewest {
-                fewest = n;
-                best = cell;
-                if n == 2 {
-                    break;
-                }
-            }
-        }
-        if best == usize::MAX {
+        let Some(best) = fewest_open(state.cand.iter().map(|m| m.count_ones())) else {
             // Every cell placed: a solution.
             let mut cells = [0u8; CELLS];
             for (c, &m) in cells.iter_mut().zip(&state.cand) {
@@ -182,7 +164,7 @@ impl Producer {
             }
             self.lemma();
             return Ok(());
-        }
+        };
         let mut digits = state.cand[best];
         while digits != 0 {
             let bit = digits & digits.wrapping_neg();
@@ -266,12 +248,36 @@ fn propagate(s: &mut State) -> bool {
     }
 }
 
-fn itoa_buf() -> [u8; 5] {
-    [0; 5]
+/// The cell to branch on: the first open cell (more than one candidate) with the fewest
+/// candidates, from each cell's candidate count; `None` when every cell is placed.
+pub(super) fn fewest_open(counts: impl Iterator<Item = u32>) -> Option<usize> {
+    let mut best = None;
+    let mut fewest = u32::MAX;
+    for (cell, n) in counts.enumerate() {
+        if n > 1 && n < fewest {
+            fewest = n;
+            best = Some(cell);
+            if n == 2 {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// Appends the lemma ¬(decisions) to `proof`: each decision's variable negated, then `0`.
+pub(super) fn write_lemma(proof: &mut Vec<u8>, decisions: impl Iterator<Item = u32>) {
+    let mut buf = [0u8; 10];
+    for v in decisions {
+        proof.push(b'-');
+        proof.extend_from_slice(format_u32(v, &mut buf));
+        proof.push(b' ');
+    }
+    proof.extend_from_slice(b"0\n");
 }
 
 /// The decimal digits of `v`.
-fn format_u16(mut v: u16, buf: &mut [u8; 5]) -> &[u8] {
+fn format_u32(mut v: u32, buf: &mut [u8; 10]) -> &[u8] {
     let mut i = buf.len();
     loop {
         i -= 1;

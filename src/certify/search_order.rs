@@ -8,7 +8,7 @@
 //! one more lemma. (On the first 100 generated 16×16 puzzles this took the certificates from
 //! 1.16 MB to 30 kB each and the run from 20.6 s to 2.4 s.)
 
-use super::search::{Budget, Found};
+use super::search::{fewest_open, write_lemma, Budget, Found, Stop};
 use crate::order::{Geometry, OrderGrid};
 
 /// A search state: candidates per cell (bit v − 1 for value v), and which cells have been
@@ -17,13 +17,6 @@ use crate::order::{Geometry, OrderGrid};
 struct State {
     cand: Vec<u64>,
     placed: Vec<bool>,
-}
-
-/// Result of a subtree: go on, or stop (two solutions, the node budget, or the deadline).
-enum Stop {
-    Two,
-    Budget,
-    Time,
 }
 
 /// One search over a grid of another order.
@@ -105,11 +98,7 @@ pub fn produce(
 impl OrderSearch<'_> {
     /// Writes the lemma ¬(decisions on the path).
     fn lemma(&mut self) {
-        use std::io::Write;
-        for &v in &self.path {
-            let _ = write!(self.proof, "-{v} ");
-        }
-        self.proof.extend_from_slice(b"0\n");
+        write_lemma(self.proof, self.path.iter().copied());
     }
 
     /// Explores a propagated, conflict-free state; emits its lemma when exhausted.
@@ -127,20 +116,7 @@ impl OrderSearch<'_> {
             return Ok(());
         }
         let state = &probed;
-        // The open cell with the fewest candidates.
-        let mut best = usize::MAX;
-        let mut fewest = u32::MAX;
-        for (cell, &m) in state.cand.iter().enumerate() {
-            let n = m.count_ones();
-            if n > 1 && n < fewest {
-                fewest = n;
-                best = cell;
-                if n == 2 {
-                    break;
-                }
-            }
-        }
-        if best == usize::MAX {
+        let Some(best) = fewest_open(state.cand.iter().map(|m| m.count_ones())) else {
             // Every cell placed: a solution.
             let order = self.geometry.order();
             let values = state
@@ -156,7 +132,7 @@ impl OrderSearch<'_> {
             }
             self.lemma();
             return Ok(());
-        }
+        };
         let side = self.geometry.order().side();
         let mut values = state.cand[best];
         while values != 0 {
@@ -164,10 +140,9 @@ impl OrderSearch<'_> {
             values &= values - 1;
             let mut child = state.clone();
             child.cand[best] = bit;
-            let seeds = [best];
             self.path
                 .push((side * best + bit.trailing_zeros() as usize + 1) as u32);
-            if self.propagate_from(&mut child, &seeds) {
+            if self.propagate_from(&mut child, &[best]) {
                 self.node(&child)?;
             } else {
                 self.lemma();
