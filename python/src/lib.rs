@@ -225,6 +225,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dist::records, m)?)?;
     m.add_function(wrap_pyfunction!(dist::bench_defaults, m)?)?;
     m.add("ORDER_LOOKS_AT", sudobench::runner::ORDER_LOOKS_AT)?;
+    m.add("MAX_SECONDS", MAX_SECONDS)?;
     m.add_function(wrap_pyfunction!(dist::run_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(dist::generate_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(dist::merge, m)?)?;

@@ -15,6 +15,7 @@ _IntArray = TypeVar("_IntArray", bound=npt.NDArray[np.integer])
 _Puzzles = Union[Iterable[str], npt.NDArray[np.integer]]
 
 __all__ = [
+    "MAX_SECONDS",
     "ORDER_LOOKS_AT",
     "__version__",
     "_lib_worker",
@@ -90,6 +91,8 @@ _Item = tuple[int, Optional[str], Optional[str], Optional[str]]
 
 #: How many items of a set ``bench_defaults`` looks at (as the CLI's ``bench``).
 ORDER_LOOKS_AT: int
+#: Time limits (``max_seconds``) are below this many seconds, as the CLI's.
+MAX_SECONDS: float
 
 def bench_defaults(first: list[Optional[str]]) -> list[str]:
     """The backends ``bench`` runs on a set when none is named, as the CLI's: those of the

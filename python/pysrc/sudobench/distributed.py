@@ -248,11 +248,13 @@ def _nodes(max_nodes: int | None) -> int | None:
 
 
 def _seconds(max_seconds: float | None) -> float | None:
-    """``max_seconds`` checked here, before any task is sent: a positive number below 10**9,
-    the bound the workers (and the CLI's ``--max-seconds``) take."""
-    if max_seconds is not None and not (0 < max_seconds < 1e9):
+    """``max_seconds`` checked here, before any task is sent: a positive number below
+    :data:`~sudobench._native.MAX_SECONDS`, the bound the workers (and the CLI's
+    ``--max-seconds``) take."""
+    bound = _native.MAX_SECONDS
+    if max_seconds is not None and not (0 < max_seconds < bound):
         raise ValueError(
-            f"max_seconds must be a positive number of seconds below 1000000000, got {max_seconds}"
+            f"max_seconds must be a positive number of seconds below {bound:.0f}, got {max_seconds}"
         )
     return max_seconds
 
