@@ -98,7 +98,7 @@ fn next_batch<T>(source: &mut dyn Source<T>, size: usize, time: &mut ReadTime) -
 /// run and is raised again here once the workers have stopped.
 ///
 /// With several workers a batch is sized to take about [`BATCH_WALL`] by the time the items
-/// so far took ([`BatchSizer`]): one item at first, up to `batch_size` where items are quick.
+/// so far took per item: one item at first, up to `batch_size` where items are quick.
 /// A fixed size left all but one worker idle on small sets of slow puzzles (ten 25×25
 /// puzzles of a few seconds each were one batch of 64, so one thread), and tiny batches of
 /// quick items cost more in hand-overs than they balance (certifying the 17-clue set in
