@@ -32,7 +32,7 @@ fn read_bytes(bytes: &[u8]) -> Vec<Result<OrderGrid, String>> {
 /// Every inference setting of the backend, so that each rule is checked against the others.
 fn all_rules() -> Vec<Rules> {
     let mut out = Vec::new();
-    for bits in 0..64u8 {
+    for bits in 0..128u8 {
         out.push(Rules {
             hidden: bits & 1 != 0,
             locked: bits & 2 != 0,
@@ -41,6 +41,7 @@ fn all_rules() -> Vec<Rules> {
             probe: bits & 16 != 0,
             hall: bits & 32 != 0,
             learn: true,
+            lookahead: bits & 64 != 0,
         });
     }
     out

@@ -2,8 +2,8 @@
 //! needs (`u16` up to 16×16, `u32` for 25×25, `u64` up to 64×64), propagation to a fixpoint
 //! — naked singles through a queue, hidden singles from the places of each symbol per house
 //! (a bit mask of the house's cells that hold it), locked candidates (pointing and claiming) per box-line intersection — then probing
-//! of two-candidate cells, all-different in full per house (a matching), and branching, the
-//! state copied once per level into a snapshot kept from puzzle to puzzle. One engine per
+//! of two-candidate cells, all-different in full per house (a matching), and branching (on
+//! the probed cell whose two probes decided most cells), the state copied once per level into a snapshot kept from puzzle to puzzle. One engine per
 //! order, monomorphised on the order so the box loops have constant bounds; built on first
 //! use.
 //!

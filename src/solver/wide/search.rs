@@ -65,6 +65,10 @@ pub struct Rules {
     /// ([`super::learn`]): branching alone meets the same dead ends again and again on
     /// Frisch's minimal 25×25 puzzles (5 of 18 within 10 s without it, 9 with it).
     pub learn: bool,
+    /// Branch on the two-candidate cell whose two probes decided most cells between them
+    /// (the product of the two counts, each plus one), among the cells probed since the
+    /// position last changed; the other rules choose when there are none.
+    pub lookahead: bool,
 }
 
 /// Branches after which a search with [`Rules::learn`] hands over to clause learning. Above
@@ -85,6 +89,7 @@ impl Rules {
         probe: false,
         hall: false,
         learn: false,
+        lookahead: false,
     };
 }
 
@@ -98,6 +103,7 @@ impl Default for Rules {
             probe: true,
             hall: true,
             learn: true,
+            lookahead: true,
         }
     }
 }
@@ -133,6 +139,10 @@ pub struct Search<M: Mask, const N: usize> {
     probe_next: usize,
     probes: u64,
     out_of_time: bool,
+    /// The two-candidate cells probed since the position last changed, with their scores
+    /// (see [`Rules::lookahead`]), and the score of the last probe.
+    quiet: Vec<(u16, u32)>,
+    probe_score: u32,
     /// The three houses of each cell.
     houses_of: Vec<[u16; 3]>,
     /// Per cell, its place in each of its three houses (bit `k`: the house's `k`-th cell).
@@ -301,6 +311,8 @@ impl<M: Mask, const N: usize> Search<M, N> {
             probe_next: 0,
             probes: 0,
             out_of_time: false,
+            quiet: Vec::new(),
+            probe_score: 0,
         }
     }
 
@@ -742,6 +754,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
     fn probe_round(&mut self) -> bool {
         // `visited`: cells looked at since the position last changed.
         let (mut cell, mut quiet, mut visited) = (self.probe_next, 0, 0);
+        self.quiet.clear();
         while quiet < probe_quiet(N) && visited < Self::C && self.unsolved != 0 {
             if self.cand[cell].is_pair() {
                 self.probes += 1;
@@ -751,8 +764,12 @@ impl<M: Mask, const N: usize> Search<M, N> {
                 }
                 match self.probe(cell) {
                     None => return false,
-                    Some(false) => quiet += 1,
+                    Some(false) => {
+                        quiet += 1;
+                        self.quiet.push((cell as u16, self.probe_score));
+                    }
                     Some(true) => {
+                        self.quiet.clear();
                         if !self.propagate() {
                             return false;
                         }
@@ -817,6 +834,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         let b = m & !a;
         self.place(cell, a);
         let first = self.propagate_with(false);
+        let decided_first = unsolved - self.unsolved;
         if first {
             self.probe_first.copy_from_slice(&self.cand);
             if !Self::LOG_PLACES {
@@ -826,6 +844,7 @@ impl<M: Mask, const N: usize> Search<M, N> {
         self.restore(unsolved);
         self.place(cell, b);
         let second = self.propagate_with(false);
+        self.probe_score = (decided_first + 1) * (unsolved - self.unsolved + 1);
         match (first, second) {
             (false, false) => {
                 self.restore(unsolved);
@@ -894,6 +913,21 @@ impl<M: Mask, const N: usize> Search<M, N> {
             }
         }
         Some(false)
+    }
+
+    /// With [`Rules::lookahead`], the probed two-candidate cell of best score (the first of
+    /// equals), as [`choose`](Search::choose) answers.
+    fn choose_probed(&self) -> Option<(usize, M, M)> {
+        if !self.rules.lookahead {
+            return None;
+        }
+        let mut best: Option<(u16, u32)> = None;
+        for &(cell, score) in &self.quiet {
+            if best.is_none_or(|(_, s)| score > s) && self.cand[cell as usize].is_pair() {
+                best = Some((cell, score));
+            }
+        }
+        best.map(|(cell, _)| (cell as usize, self.cand[cell as usize], M::ZERO))
     }
 
     /// What to branch on: the unsolved cell with the fewest candidates, unless it has more
@@ -1098,7 +1132,8 @@ impl<M: Mask, const N: usize> Search<M, N> {
                         return found;
                     }
                 } else {
-                    let (cell, rest, exclude) = self.choose();
+                    let (cell, rest, exclude) =
+                        self.choose_probed().unwrap_or_else(|| self.choose());
                     let depth = self.levels.len();
                     if self.snapshots.len() <= depth {
                         self.snapshots.push(vec![M::ZERO; Self::STATE]);
