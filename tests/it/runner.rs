@@ -457,7 +457,10 @@ fn a_spent_budget_stops_only_that_backend_and_says_how_far_it_got() {
     assert!(slow.budget_spent);
     // At least one puzzle is always run; 51 puzzles of at least 1 ms cannot fit in 30 ms.
     assert!(slow.covered >= 1 && slow.covered < 51, "{}", slow.covered);
-    assert!(slow.time >= Duration::from_millis(30));
+    // The budget is found spent by the wall clock around the batch, which starts before the
+    // backend's own clock and ends after it: on a loaded machine the time billed can fall a
+    // little short of the budget (this assertion failed once at 30 ms in a full test run).
+    assert!(slow.time >= Duration::from_millis(25), "{:?}", slow.time);
     assert_eq!(set.selected, 51);
     assert_eq!(set.mismatch_total, 0);
     let table = report::table(
