@@ -221,6 +221,11 @@ impl Certifier {
     /// Two solutions of a 9×9 grid that has them, by `bitmask` (the checker verifies them
     /// like any other's), with its nodes; `None` when it has fewer or the search gave up.
     fn two_solutions(&mut self, puzzle: &Puzzle) -> Option<(Found<Solution>, u64)> {
+        // `bitmask` reads the clock every 1,024 nodes only: a puzzle whose time is already
+        // up goes to the producer, which says so at its first node.
+        if crate::deadline::passed() {
+            return None;
+        }
         let outcome = self.two.solve(puzzle, Limit::TWO);
         let (s, t) = (outcome.solution()?, outcome.second()?);
         let two = Found::Two(Solution::Grid(*s), Solution::Grid(*t));
