@@ -452,27 +452,34 @@ mod tests {
         }
     }
 
-    /// A small set of slow items is shared by the workers, where a fixed batch of 64 gave
-    /// all four to one of them.
-    #[test]
-    fn slow_items_are_shared_by_the_workers() {
+    /// Items `0..n` through two workers in batches of at most 64, item `i` sleeping
+    /// `ms(i)` milliseconds: each item with the worker (0 or 1) that took it, in order.
+    fn by_worker(n: u64, ms: impl Fn(u64) -> u64 + Sync) -> Vec<(u64, usize)> {
         use std::sync::atomic::{AtomicUsize, Ordering};
         let next_worker = AtomicUsize::new(0);
         let mut by = Vec::new();
         map_ordered(
-            0..4u64,
+            0..n,
             2,
             64,
             || next_worker.fetch_add(1, Ordering::Relaxed),
             |&mut worker, &i| {
-                std::thread::sleep(Duration::from_millis(50));
-                (i, worker)
+                std::thread::sleep(Duration::from_millis(ms(i)));
+                worker
             },
-            |_, done| {
-                by.push(done);
+            |i, worker| {
+                by.push((i, worker));
                 true
             },
         );
+        by
+    }
+
+    /// A small set of slow items is shared by the workers, where a fixed batch of 64 gave
+    /// all four to one of them.
+    #[test]
+    fn slow_items_are_shared_by_the_workers() {
+        let by = by_worker(4, |_| 50);
         assert_eq!(by.iter().map(|d| d.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
         assert!(
             by.iter().any(|d| d.1 == 0) && by.iter().any(|d| d.1 == 1),
@@ -499,24 +506,7 @@ mod tests {
     /// it (in flight is counted in items, not in batches of one).
     #[test]
     fn a_slow_item_does_not_idle_the_other_worker() {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        let next_worker = AtomicUsize::new(0);
-        let mut by = Vec::new();
-        map_ordered(
-            0..40u64,
-            2,
-            64,
-            || next_worker.fetch_add(1, Ordering::Relaxed),
-            |&mut worker, &i| {
-                let ms = if i == 0 { 1000 } else { 2 };
-                std::thread::sleep(Duration::from_millis(ms));
-                worker
-            },
-            |i, worker| {
-                by.push((i, worker));
-                true
-            },
-        );
+        let by = by_worker(40, |i| if i == 0 { 1000 } else { 2 });
         assert_eq!(by.len(), 40);
         let slow = by[0].1;
         let others: Vec<u64> = by.iter().filter(|d| d.1 == slow).map(|d| d.0).collect();
