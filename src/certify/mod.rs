@@ -6,10 +6,10 @@
 //! - **1**: the solution, and a proof refuting the formula plus the clause blocking it;
 //! - **2+**: two different solutions (no proof).
 //!
-//! [`search_order`] produces them for grids of every order, 9×9 included, and [`search`] for
-//! 9×9 pencilmark positions: a backtracking search whose propagation is exactly what unit
+//! [`search_order`] produces them for grids of every order, through [`search`]'s `Producer`
+//! for 9×9 grids and pencilmark positions: a backtracking search whose propagation is exactly what unit
 //! propagation on the CNF derives, so its failed branches, in post-order, are a DRUP proof
-//! (reverse-unit-propagation lemmas ending in the empty clause). A 9×9 grid is first counted
+//! (reverse-unit-propagation lemmas ending in the empty clause). A 9×9 puzzle is first counted
 //! to 2 by `bitmask`: when it has two solutions they are the certificate, and no proof is
 //! searched for. [`check`] checks them with no
 //! code in common with the producer (nor with the rest of the crate): its own CNF from the
@@ -91,7 +91,7 @@ impl Certified {
 
 /// A producer and a checker (one per thread), with the last proof kept for writing.
 pub struct Certifier {
-    /// For 9×9 pencilmark positions.
+    /// For 9×9 grids and pencilmark positions.
     producer: Producer,
     /// Finds two solutions of a 9×9 grid that has them, far sooner than a search that
     /// probes (serg_benchmark: 2 µs a puzzle against 116 µs).
@@ -127,26 +127,19 @@ impl Certifier {
         let produced = match puzzle {
             Puzzle::Order(g) => search_order::produce(g, self.max_nodes, &mut self.proof)
                 .map(|(found, nodes)| (of_order(found), nodes)),
-            // The search for other orders, which probes and branches by look-ahead, made
-            // certificates a fifth to a seventh the size of this module's 9×9 search, so
-            // checked twice as fast (17-clue 5.9 s → 3.9 s on one thread, magictour 1.0 s →
-            // 0.5 s, the first 3,000 of 1905_11+ 7.2 s → 3.7 s); but where a grid has two
-            // solutions it probes for nothing (serg_benchmark 0.30 s → 1.26 s): those are
-            // found by `bitmask` first.
-            Puzzle::Grid(g) => match self.two_solutions(puzzle) {
+            // A 9×9 grid with two solutions is settled by `bitmask` at once: the search that
+            // proves counts probes at every node, for nothing where two solutions are the
+            // answer (serg_benchmark took 1.26 s instead of 0.09 s).
+            _ => match self.two_solutions(puzzle) {
                 Some(two) => {
                     self.proof.clear();
                     Ok(two)
                 }
-                None => {
-                    search_order::produce(&OrderGrid::from_grid(g), self.max_nodes, &mut self.proof)
-                        .map(|(found, nodes)| (of_order(found), nodes))
-                }
+                None => self
+                    .producer
+                    .produce(puzzle, &mut self.proof)
+                    .map(|(found, nodes)| (of_nine(found), nodes)),
             },
-            _ => self
-                .producer
-                .produce(puzzle, &mut self.proof)
-                .map(|(found, nodes)| (of_nine(found), nodes)),
         };
         let produce = thread_cpu_time().saturating_sub(start);
         let (found, nodes) = match produced {
@@ -218,7 +211,7 @@ impl Certifier {
 }
 
 impl Certifier {
-    /// Two solutions of a 9×9 grid that has them, by `bitmask` (the checker verifies them
+    /// Two solutions of a 9×9 puzzle that has them, by `bitmask` (the checker verifies them
     /// like any other's), with its nodes; `None` when it has fewer or the search gave up.
     fn two_solutions(&mut self, puzzle: &Puzzle) -> Option<(Found<Solution>, u64)> {
         // `bitmask` reads the clock every 1,024 nodes only: a puzzle whose time is already

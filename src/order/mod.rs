@@ -45,6 +45,9 @@ impl Order {
         Order(8),
     ];
 
+    /// The order of the 9×9 grid.
+    pub const NINE: Order = Order(3);
+
     /// The order `n`, if it is in 2…8.
     pub fn new(n: usize) -> Result<Order, BadOrder> {
         if (MIN_ORDER as usize..=MAX_ORDER as usize).contains(&n) {
@@ -72,6 +75,14 @@ impl Order {
     /// n²: the grid side, the number of symbols, the size of every house.
     pub fn side(self) -> usize {
         self.n() * self.n()
+    }
+
+    /// Every value as a bit mask: bit `v − 1` for value `v`, `side` bits.
+    pub fn all_values(self) -> u64 {
+        match self.side() {
+            64 => u64::MAX,
+            side => (1u64 << side) - 1,
+        }
     }
 
     /// n⁴: the number of cells.

@@ -99,11 +99,7 @@ impl Engine {
             geometry: order.geometry(),
             n: order.n(),
             side,
-            full: if side == 64 {
-                u64::MAX
-            } else {
-                (1 << side) - 1
-            },
+            full: order.all_values(),
             config,
             cand: vec![0; order.cells()],
             queue: Vec::new(),

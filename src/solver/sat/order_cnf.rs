@@ -46,11 +46,7 @@ impl OrderCnf {
         let side = order.side();
         let cells = grid.cells();
         // Values the clues leave to each empty cell, as bit masks (bit v - 1 for value v).
-        let full = if side == 64 {
-            u64::MAX
-        } else {
-            (1u64 << side) - 1
-        };
+        let full = order.all_values();
         let mut open = vec![0u64; cells.len()];
         for (c, &v) in cells.iter().enumerate() {
             if v != 0 {
