@@ -18,7 +18,21 @@ from sudobench import distributed as sd  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 MAGIC = str(DATA / "puzzles3_magictour_top1465.gz")
 NOSOL = str(DATA / "puzzles9_generated_no_solution.gz")
-SERG = str(DATA / "puzzles7_serg_benchmark.gz")
+SERG_FULL = DATA / "puzzles7_serg_benchmark.gz"
+
+
+@pytest.fixture(scope="module")
+def serg(tmp_path_factory):
+    """The provenance lines and first 600 puzzles of serg (gzipped, as bundled): enough
+    for hundreds of small chunks, where the whole set's 9,994 made these tests the slowest
+    of the suite by Dask's cost per task."""
+    lines = gzip.open(SERG_FULL, "rt").readlines()
+    head = [line for line in lines if line.startswith("#")]
+    puzzles = [line for line in lines if not line.startswith("#")][:600]
+    path = tmp_path_factory.mktemp("serg") / "serg_part.gz"
+    with gzip.open(path, "wt") as f:
+        f.writelines(head + puzzles)
+    return str(path)
 
 
 def cli_path():
@@ -59,28 +73,28 @@ def untimed(rows):
     return out
 
 
-def test_count_equals_the_cli(client, tmp_path):
+def test_count_equals_the_cli(client, tmp_path, serg):
     mixed = tmp_path / "mixed.txt"
     mixed.write_text("".join(
         "bad line\n" if i % 11 == 3 else "." * 81 + "\n" if i % 13 == 5 else
         "000000907000420180000705026100904000050000040000507009920108000034059000507000000\n"
         for i in range(60)))
-    files = [str(mixed), NOSOL, SERG]
+    files = [str(mixed), NOSOL, serg]
     run = sd.count(client, files, chunk_size=7, progress=True)
     assert run.ok
     assert run.output == cli("count", *files)
 
 
-def test_budgets_are_the_cli_flags(client):
+def test_budgets_are_the_cli_flags(client, serg):
     # No time left: every puzzle that needs a search answers unknown, as on the CLI.
     files = [NOSOL, str(DATA / "orders_16x16_no_solution.gz")]
     run = sd.count(client, files, chunk_size=50, max_seconds=1e-9)
     assert run.output == cli("count", "--max-seconds", "1e-9", *files)
     assert "unknown" in run.output
-    tight = sd.count(client, [SERG], chunk_size=500, max_nodes=1)
-    assert tight.output == cli("count", "--max-nodes", "1", SERG)
-    certified = sd.certify(client, [SERG], chunk_size=500, max_seconds=1e-9)
-    assert certified.output.count("search time limit reached after 1 node") == 9994
+    tight = sd.count(client, [serg], chunk_size=50, max_nodes=1)
+    assert tight.output == cli("count", "--max-nodes", "1", serg)
+    certified = sd.certify(client, [serg], chunk_size=50, max_seconds=1e-9)
+    assert certified.output.count("search time limit reached after 1 node") == 600
     for bad in (0, -1.0, float("nan"), float("inf"), 1e9):
         with pytest.raises(ValueError, match="max_seconds must be a positive number"):
             sd.count(client, [NOSOL], max_seconds=bad)
@@ -144,19 +158,19 @@ def test_bench_defaults_look_at_the_first_items_as_the_cli_does(client, tmp_path
     assert wide == {f"behind{sd._native.ORDER_LOOKS_AT - 1}.txt"}, run.records
 
 
-def test_verify_and_grade_equal_the_cli(client):
-    run = sd.verify(client, [NOSOL, SERG], chunk_size=5)
-    assert run.output == cli("verify", "--format", "json", NOSOL, SERG)
+def test_verify_and_grade_equal_the_cli(client, serg):
+    run = sd.verify(client, [NOSOL, serg], chunk_size=5)
+    assert run.output == cli("verify", "--format", "json", NOSOL, serg)
     # The default chunks: about four per worker over all the records.
-    assert sd.verify(client, [NOSOL, SERG]).output == run.output
+    assert sd.verify(client, [NOSOL, serg]).output == run.output
     graded = sd.grade(client, [NOSOL], symmetries=2, chunk_size=8)
     assert graded.output == cli("grade", "--format", "json", "--symmetries", "2", NOSOL)
     assert graded.sums == cli("grade", "--summary", "--format", "json", "--symmetries", "2",
                               NOSOL)
     # A budget too small for the searches: their guesses so far, and how many ran out.
-    tight = sd.grade(client, [SERG], symmetries=2, chunk_size=500, max_nodes=2)
+    tight = sd.grade(client, [serg], symmetries=2, chunk_size=50, max_nodes=2)
     assert tight.output == cli("grade", "--format", "json", "--symmetries", "2",
-                               "--max-nodes", "2", SERG)
+                               "--max-nodes", "2", serg)
     assert '"undecided":2' in tight.output
     # And a time limit per search: on 25x25 `wide` reads the clock at its first node.
     frisch = str(DATA / "orders_25x25_gecode.gz")
