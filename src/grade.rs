@@ -229,21 +229,32 @@ fn guesses_over(
     symmetries: &[Symmetry],
     max_time: Option<Duration>,
 ) -> Guesses {
-    let mut total = 0u64;
-    let (mut count, mut undecided) = (None, 0);
-    for (k, s) in symmetries.iter().enumerate() {
+    Guesses::of(symmetries.iter().map(|s| {
         let image = s.apply_puzzle(puzzle);
         let p = deadline::within(max_time, || probe(solver, &image, 2));
-        total += p.guesses;
-        undecided += u32::from(p.count.is_none());
-        if k == 0 {
-            count = p.count;
+        (p.guesses, p.count)
+    }))
+}
+
+impl Guesses {
+    /// The tally of searches, each its guesses and its count (`None`: undecided), the first
+    /// search's count being the puzzle's.
+    fn of(searches: impl Iterator<Item = (u64, Option<u32>)>) -> Guesses {
+        let (mut total, mut n) = (0u64, 0u32);
+        let (mut count, mut undecided) = (None, 0);
+        for (guesses, found) in searches {
+            total += guesses;
+            undecided += u32::from(found.is_none());
+            if n == 0 {
+                count = found;
+            }
+            n += 1;
         }
-    }
-    Guesses {
-        mean: total as f64 / symmetries.len().max(1) as f64,
-        count,
-        undecided,
+        Guesses {
+            mean: total as f64 / f64::from(n.max(1)),
+            count,
+            undecided,
+        }
     }
 }
 
@@ -328,23 +339,18 @@ impl Grader {
     /// The grade of a grid of another order: its guesses are `wide`'s (count up to 2) over
     /// random symmetries of the grid, drawn from `rng`.
     fn grade_order(&mut self, grid: &OrderGrid, rng: &mut SplitMix64) -> Grade {
-        let mut total = 0u64;
-        let (mut solutions, mut undecided) = (None, 0);
-        for k in 0..self.symmetries {
+        let (wide, max_time) = (&mut self.wide, self.max_time);
+        let g = Guesses::of((0..self.symmetries).map(|_| {
             let image = OrderSymmetry::random(grid.order(), rng).apply(grid);
-            let found = deadline::within(self.max_time, || self.wide.solve(&image, 2));
-            total += found.guesses;
-            undecided += u32::from(found.stopped);
-            if k == 0 && !found.stopped {
-                solutions = Some(found.count);
-            }
-        }
+            let found = deadline::within(max_time, || wide.solve(&image, 2));
+            (found.guesses, (!found.stopped).then_some(found.count))
+        }));
         Grade {
             technique: technique_of_order(grid),
-            guesses: total as f64 / f64::from(self.symmetries),
+            guesses: g.mean,
             clues: grid.clue_count(),
-            solutions,
-            undecided,
+            solutions: g.count,
+            undecided: g.undecided,
         }
     }
 }
