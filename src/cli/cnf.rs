@@ -120,10 +120,7 @@ fn exact_cover(args: &CnfArgs) -> Result<bool> {
     if args.encoding.is_some() {
         bail!("--encoding is for Sudoku puzzles; an exact-cover instance has one encoding");
     }
-    let files = match args.puzzles.is_empty() {
-        true => vec!["-".to_string()],
-        false => args.puzzles.clone(),
-    };
+    let files = super::input::or_stdin(&args.puzzles);
     let Some(dir) = &args.out else {
         if files.len() > 1 {
             bail!("several instances: give --out DIR to write one file each");
@@ -263,7 +260,7 @@ fn clear_old_formulas(dir: &Path, force: bool) -> Result<()> {
 
 /// `sudobench cnf`.
 pub fn cnf(args: &CnfArgs) -> Result<bool> {
-    if super::xc::wanted(&args.puzzles) {
+    if super::xc::wanted(&super::input::or_stdin(&args.puzzles)) {
         return exact_cover(args);
     }
     let encoding = args.encoding;

@@ -13,13 +13,19 @@ pub struct Inputs {
     current: Option<Reader>,
 }
 
-/// Every record of every file in order; no files means standard input.
-pub fn inputs(files: &[String]) -> Inputs {
-    let mut rest: Vec<String> = if files.is_empty() {
+/// The files named, or standard input (`-`) when none is: what `solve`, `count`, `verify`
+/// and `cnf` read.
+pub fn or_stdin(files: &[String]) -> Vec<String> {
+    if files.is_empty() {
         vec!["-".to_string()]
     } else {
         files.to_vec()
-    };
+    }
+}
+
+/// Every record of every file in order; no files means standard input.
+pub fn inputs(files: &[String]) -> Inputs {
+    let mut rest = or_stdin(files);
     rest.reverse();
     Inputs {
         rest,

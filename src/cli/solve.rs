@@ -316,7 +316,9 @@ fn lines(mode: Mode, limit: Limit) -> Lines {
 
 /// `sudobench solve`.
 pub fn solve(args: &SolveArgs) -> Result<bool> {
-    if super::xc::wanted(&args.files) {
+    // No files is standard input, which may hold an exact-cover instance as `-` may.
+    let files = super::input::or_stdin(&args.files);
+    if super::xc::wanted(&files) {
         super::xc::refuse_flags(&[
             ("--no-guess", args.no_guess),
             ("--threads", args.threads > 1),
@@ -327,7 +329,7 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
             .map_or(sudobench::xc::Limit::AtMost(1), |l| l.xc());
         return super::xc::solve(
             args.backend.backend.as_deref(),
-            &args.files,
+            &files,
             limit,
             super::xc::Budget::of(&args.backend.settings),
         );
@@ -349,7 +351,9 @@ pub fn solve(args: &SolveArgs) -> Result<bool> {
 
 /// `sudobench count`.
 pub fn count(args: &CountArgs) -> Result<bool> {
-    if super::xc::wanted(&args.files) {
+    // No files is standard input, which may hold an exact-cover instance as `-` may.
+    let files = super::input::or_stdin(&args.files);
+    if super::xc::wanted(&files) {
         super::xc::refuse_flags(&[
             ("--witness", args.witness),
             ("--proof", args.proof.is_some()),
@@ -359,7 +363,7 @@ pub fn count(args: &CountArgs) -> Result<bool> {
         super::xc::refuse_flags(&args.backend.settings.sudoku_only())?;
         return super::xc::count(
             args.backend.backend.as_deref(),
-            &args.files,
+            &files,
             args.limit.xc(),
             super::xc::Budget::of(&args.backend.settings),
         );

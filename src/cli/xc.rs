@@ -2,7 +2,8 @@
 //! `bench`, and the `xc` subcommand that writes the classic families.
 //!
 //! A run whose files include one ending in `.dlx` or `.xc` (optionally followed by `.gz`), or
-//! whose content starts like Knuth's format (standard input, `-`, too), is an exact-cover run:
+//! whose content starts like Knuth's format (standard input, `-` or no file named, too), is an
+//! exact-cover run:
 //! every file in it is read as an instance. A malformed file gets an `error: FILE:LINE: ...`
 //! line and the run goes on.
 

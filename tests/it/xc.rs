@@ -538,6 +538,26 @@ fn instances_on_standard_input_are_recognised_and_counted() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// No file named is standard input for `count`, `solve` and `cnf`, exactly as `-` is, so
+/// `sudobench xc queens 6 | sudobench count` counts the instance (it read the piped
+/// instance as malformed puzzles, one error per line).
+#[test]
+fn no_file_named_is_standard_input_for_exact_cover_too() {
+    let queens = run(&["xc", "queens", "6"], b"");
+    crate::common::assert_success(&queens);
+    let out = run(&["count", "--limit", "0"], &queens.stdout);
+    crate::common::assert_success(&out);
+    assert_eq!(printed_count(&stdout(&out)[0], "-"), "4");
+    let out = run(&["solve"], &queens.stdout);
+    crate::common::assert_success(&out);
+    assert_eq!(stdout(&out).len(), 1, "{:?}", stdout(&out));
+    let piped = run(&["cnf"], &queens.stdout);
+    let named = run(&["cnf", "-"], &queens.stdout);
+    crate::common::assert_success(&piped);
+    assert!(piped.stdout.starts_with(b"c "), "{:?}", stdout(&piped));
+    assert_eq!(piped.stdout, named.stdout);
+}
+
 /// With no backend named, exact cover goes to `dlx`; a Sudoku backend named on the command
 /// line is refused by name rather than replaced by another.
 #[test]
