@@ -3,9 +3,8 @@
 //!
 //! A run whose files include one ending in `.dlx` or `.xc` (optionally followed by `.gz`), or
 //! whose content starts like Knuth's format (standard input, `-` or no file named, too), is an
-//! exact-cover run:
-//! every file in it is read as an instance. A malformed file gets an `error: FILE:LINE: ...`
-//! line and the run goes on.
+//! exact-cover run: every file in it is read as an instance. A malformed file gets an
+//! `error: FILE:LINE: ...` line and the run goes on.
 
 use super::output::Format;
 use super::output::Output;
