@@ -60,13 +60,14 @@ pub struct BackendSettings {
 
 /// A solution limit: a whole number of at least 1.
 pub fn parse_limit(s: &str) -> Result<solver::Limit, String> {
-    match s.parse::<u64>() {
-        Ok(n) if n > u64::from(u32::MAX) => Err(format!(
+    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match s.parse::<u32>() {
+        // Digits that do not fit, however many: too large, not "not a number".
+        Err(_) if digits => Err(format!(
             "{s:?} is too large: the limit is at most {}",
             u32::MAX
         )),
-        _ => s
-            .parse::<u32>()
+        n => n
             .ok()
             .and_then(solver::Limit::new)
             .ok_or_else(|| format!("{s:?} is not a whole number of at least 1")),

@@ -399,6 +399,11 @@ fn argument_errors_say_what_is_wrong() {
         assert!(stderr.contains(wanted), "{args:?}: {stderr}");
     };
     say(&["count", "--limit", "4294967296"], "too large");
+    say(&["count", "--limit", "99999999999999999999"], "too large");
+    say(
+        &["count", "--limit", "3.5"],
+        "not a whole number of at least 1",
+    );
     say(
         &["bench", "--time-budget", "-1", "x"],
         "--time-budget -1: must be",
