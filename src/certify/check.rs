@@ -21,7 +21,8 @@
 //! - `1` with solution S: S must be a complete grid whose rows, columns and boxes each hold
 //!   every value once and that keeps every clue, and the proof must refute the formula plus
 //!   the clause blocking S (the disjunction of "cell holds something else than S's value" over
-//!   the cells the puzzle does not fix to one value): so S is the only solution;
+//!   the cells the puzzle does not fix to one value, or over every cell if it fixes all): so S
+//!   is the only solution;
 //! - `2+` with S and T: both complete, valid, keeping the clues, and different.
 //!
 //! **The proof** is DRUP text (what DRAT checkers read, without deletions): one lemma per line,
@@ -595,9 +596,18 @@ impl Checker {
             Claim::None => None,
             Claim::Unique(s) => {
                 let s = check_solution(&givens, s)?;
+                // Over the open cells, or every cell if the puzzle fixes all (the kept CNF's
+                // rule: never the empty clause).
+                let open: Vec<usize> = (0..cells)
+                    .filter(|&cell| givens.allowed_in(cell) != 1)
+                    .collect();
+                let over = if open.is_empty() {
+                    (0..cells).collect()
+                } else {
+                    open
+                };
                 Some(
-                    (0..cells)
-                        .filter(|&cell| givens.allowed_in(cell) != 1)
+                    over.into_iter()
                         .map(|cell| lit_index(-givens.var(cell, s[cell] as usize)) as u32)
                         .collect(),
                 )

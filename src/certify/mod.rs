@@ -279,15 +279,16 @@ pub fn write_cnf(
     if let Some(s) = solution {
         title.push(format!("solution {s}"));
         title.push(
-            "the last clause blocks it (over the cells the puzzle does not fix): \
-             the formula is unsatisfiable iff it is the only solution"
+            "the last clause blocks it (over the cells the puzzle does not fix, or every cell \
+             if it fixes all): the formula is unsatisfiable iff it is the only solution"
                 .to_string(),
         );
-        for cell in 0..81 {
-            if candidates.get(cell).count_ones() != 1 {
-                let v = 9 * cell + usize::from(s.get(cell));
-                blocking.push(varisat::Lit::from_dimacs(-(v as isize)));
-            }
+        let open: Vec<usize> = (0..81)
+            .filter(|&cell| candidates.get(cell).count_ones() != 1)
+            .collect();
+        for cell in blocking_cells(open, 81) {
+            let v = 9 * cell + usize::from(s.get(cell));
+            blocking.push(varisat::Lit::from_dimacs(-(v as isize)));
         }
     } else {
         title.push("the formula is unsatisfiable iff the puzzle has no solution".to_string());
@@ -328,8 +329,8 @@ pub fn write_order_cnf(
             writeln!(out, "c solution {}", s.to_line())?;
             writeln!(
                 out,
-                "c the last clause blocks it (over the cells the puzzle does not fix): \
-                 the formula is unsatisfiable iff it is the only solution"
+                "c the last clause blocks it (over the cells the puzzle does not fix, or every \
+                 cell if it fixes all): the formula is unsatisfiable iff it is the only solution"
             )?;
         }
         None => writeln!(
@@ -367,10 +368,24 @@ pub fn write_order_cnf(
         writeln!(out, "{} 0", var(c, usize::from(grid.get(c))))?;
     }
     if let Some(s) = solution {
-        for c in (0..order.cells()).filter(|&c| grid.get(c) == 0) {
+        let open = (0..order.cells()).filter(|&c| grid.get(c) == 0).collect();
+        for c in blocking_cells(open, order.cells()) {
             write!(out, "-{} ", var(c, usize::from(s.get(c))))?;
         }
         writeln!(out, "0")?;
     }
     out.flush()
+}
+
+/// The cells a blocking clause spans: the `open` ones (those the puzzle does not fix), or all
+/// `cells` when the puzzle fixes every one. Over a fixed cell the clause's literal is false by
+/// the cell's unit clause, so either set blocks the same grids; but over no cell it would be
+/// the empty clause, which `rate` 0.3 does not read (it panics), where over every cell unit
+/// propagation refutes it as the proof says.
+fn blocking_cells(open: Vec<usize>, cells: usize) -> Vec<usize> {
+    if open.is_empty() {
+        (0..cells).collect()
+    } else {
+        open
+    }
 }
