@@ -4,7 +4,8 @@
 //! read it while loading a formula and between solver calls (one call cannot be cut short).
 //!
 //! The runner sets one around every batch of a backend with a time budget (what is left of
-//! the budget) and around every call of the referee (its time per dispute), and
+//! the budget, by the run's clock: in this thread's CPU time under the CPU clock, see
+//! [`within_cpu`]) and around every call of the referee (its time per dispute), and
 //! [`TimeLimited`](crate::solver::TimeLimited) one around every puzzle of a backend with a
 //! time limit per puzzle, so that a budget stops a puzzle in progress, not only the next one
 //! (the certificate search of `certify` reads it too). It is a thread-local setting rather
@@ -12,6 +13,7 @@
 //! keeps the one signature; a search reads the clock at its first nodes and then once every
 //! [`CHECK_EVERY`] nodes.
 
+use crate::util::thread_cpu_time;
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
@@ -25,6 +27,19 @@ pub const CHECK_EVERY: u64 = 1024;
 
 thread_local! {
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    static CPU_DEADLINE: Cell<Option<CpuDeadline>> = const { Cell::new(None) };
+}
+
+/// A deadline in this thread's CPU time ([`within_cpu`]): it passes when the thread has used
+/// `end` of CPU time. Reading a thread's CPU time is a system call (hundreds of nanoseconds,
+/// several times a 9×9 search's node), so it is read only once the wall clock reaches `check`:
+/// the thread cannot have used more CPU time than the wall-clock time that went by, so the
+/// deadline cannot pass before then. Each reading short of `end` moves `check` on by what is
+/// left.
+#[derive(Clone, Copy, Debug)]
+struct CpuDeadline {
+    check: Instant,
+    end: Duration,
 }
 
 /// Runs `f` with a deadline for the searches on this thread (`None`: none beyond an
@@ -48,9 +63,46 @@ pub fn with_deadline<R>(deadline: Option<Instant>, f: impl FnOnce() -> R) -> R {
 }
 
 /// This thread's deadline, for work that is not a search but must honour it too (the
-/// checker of `certify`, which takes it as an [`Instant`]).
+/// checker of `certify`, which takes it as an [`Instant`]). A deadline in CPU time counts as
+/// the earliest instant it could pass.
 pub fn current() -> Option<Instant> {
-    DEADLINE.with(Cell::get)
+    let wall = DEADLINE.with(Cell::get);
+    let cpu = CPU_DEADLINE.with(Cell::get).map(|d| d.check);
+    match (wall, cpu) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Runs `f` with a deadline `time` of this thread's CPU time from now (`None`: no new
+/// deadline): a time budget billed in CPU time, which on a busy machine passes later than the
+/// same time of the wall clock. Nests with the wall-clock deadlines ([`within`]: whichever
+/// passes first holds) and with other CPU-time ones (the earlier holds). Restored afterwards,
+/// also when `f` panics.
+pub fn within_cpu<R>(time: Option<Duration>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<CpuDeadline>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CPU_DEADLINE.with(|d| d.set(self.0));
+        }
+    }
+    let previous = CPU_DEADLINE.with(Cell::get);
+    let new = time.and_then(|t| {
+        Some(CpuDeadline {
+            check: Instant::now().checked_add(t)?,
+            end: thread_cpu_time().checked_add(t)?,
+        })
+    });
+    let effective = match (previous, new) {
+        (Some(a), Some(b)) => Some(CpuDeadline {
+            check: a.check.min(b.check),
+            end: a.end.min(b.end),
+        }),
+        (a, b) => a.or(b),
+    };
+    CPU_DEADLINE.with(|d| d.set(effective));
+    let _restore = Restore(previous);
+    f()
 }
 
 /// Runs `f` with a deadline `time` from now (`None`: no new deadline).
@@ -58,9 +110,29 @@ pub fn within<R>(time: Option<Duration>, f: impl FnOnce() -> R) -> R {
     with_deadline(time.and_then(|t| Instant::now().checked_add(t)), f)
 }
 
-/// Whether this thread's deadline has passed.
+/// Whether this thread's deadline has passed (the wall-clock one or the CPU-time one).
 pub fn passed() -> bool {
-    DEADLINE.with(|d| d.get().is_some_and(|t| Instant::now() >= t))
+    let wall = DEADLINE.with(Cell::get);
+    let cpu = CPU_DEADLINE.with(Cell::get);
+    if wall.is_none() && cpu.is_none() {
+        return false;
+    }
+    let now = Instant::now();
+    if wall.is_some_and(|t| now >= t) {
+        return true;
+    }
+    match cpu {
+        Some(d) if now >= d.check => {
+            let used = thread_cpu_time();
+            if used >= d.end {
+                return true;
+            }
+            let check = now.checked_add(d.end - used).unwrap_or(now);
+            CPU_DEADLINE.with(|c| c.set(Some(CpuDeadline { check, ..d })));
+            false
+        }
+        _ => false,
+    }
 }
 
 /// Whether a search at node `nodes` (counted from 1) should stop for the deadline: the
@@ -109,6 +181,38 @@ mod tests {
         });
         assert!(!passed());
         let result = std::panic::catch_unwind(|| with_deadline(Some(past), || panic!("inside")));
+        assert!(result.is_err());
+        assert!(!passed(), "restored after a panic");
+    }
+
+    /// Burns this thread's CPU time until it has used `time` more.
+    fn spin(time: Duration) {
+        let start = thread_cpu_time();
+        while thread_cpu_time() - start < time {
+            std::hint::black_box(0u64);
+        }
+    }
+
+    #[test]
+    fn a_cpu_deadline_passes_by_cpu_time_not_by_sleeping() {
+        within_cpu(Some(Duration::from_millis(20)), || {
+            assert!(!passed());
+            // Sleeping uses no CPU time: the wall clock passes the mark, the deadline does
+            // not, and its next look at the CPU clock is moved on.
+            std::thread::sleep(Duration::from_millis(40));
+            assert!(!passed());
+            assert!(current().is_some_and(|t| t > Instant::now()));
+            spin(Duration::from_millis(25));
+            assert!(passed());
+        });
+        assert!(!passed() && current().is_none(), "restored");
+        // A wall-clock deadline inside still holds, and the earlier CPU deadline outside.
+        within_cpu(Some(Duration::from_secs(3600)), || {
+            with_deadline(Some(Instant::now()), || assert!(passed()));
+            assert!(!passed());
+            within_cpu(Some(Duration::ZERO), || assert!(passed()));
+        });
+        let result = std::panic::catch_unwind(|| within_cpu(Some(Duration::ZERO), || panic!()));
         assert!(result.is_err());
         assert!(!passed(), "restored after a panic");
     }

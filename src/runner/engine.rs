@@ -9,7 +9,7 @@ use crate::backends::ProblemKind;
 use crate::format::{Item, Record};
 use crate::judge::{self, Party, Verdict};
 use crate::puzzle::Puzzle;
-use crate::solver::{deadline, Outcome, Solver, Stopwatch};
+use crate::solver::{deadline, Clock, Outcome, Solver, Stopwatch};
 use crate::symmetry::Symmetry;
 use crate::util::{mix_seed, panic_message, thread_cpu_time, SplitMix64};
 use std::io::{self, Read};
@@ -217,10 +217,20 @@ impl<'a> Worker<'a> {
                         let spent = self.shared.spent_ns[b].load(Ordering::Relaxed) + local_ns;
                         Duration::from_nanos(budget.saturating_sub(spent))
                     });
+                    // The deadline runs on the clock the batch is billed by: under the CPU
+                    // clock an in-process backend is billed its thread's CPU time, so its
+                    // deadline is that thread's CPU time (on a busy machine a wall-clock one
+                    // would stop it short of its budget). An outside backend is billed in
+                    // another process and does not read this thread's deadline.
+                    let cpu_deadline = clock == Clock::Cpu && !backend.is_outside();
                     let watch = Stopwatch::start(clock);
-                    let wall = Instant::now();
                     let solved = panic::catch_unwind(AssertUnwindSafe(|| {
-                        deadline::within(left, || solver.solve_batch(batch, limit, clock))
+                        let batch = || solver.solve_batch(batch, limit, clock);
+                        if cpu_deadline {
+                            deadline::within_cpu(left, batch)
+                        } else {
+                            deadline::within(left, batch)
+                        }
                     }));
                     let (spent, healthy) = match solved {
                         Ok(answer) => {
@@ -239,11 +249,10 @@ impl<'a> Worker<'a> {
                     };
                     let ns = spent.as_nanos().min(u128::from(u64::MAX)) as u64;
                     local_ns = local_ns.saturating_add(ns);
-                    // The deadline passed during the batch (it is kept by the wall clock, so
-                    // under the CPU clock a search stopped by it may have spent a little
-                    // less): the budget stopped it.
-                    let elapsed = wall.elapsed().max(spent);
-                    if left.is_some_and(|left| elapsed >= left) {
+                    // The batch used up what was left of the budget, by the clock it is
+                    // billed by (a search stopped by the deadline has: the deadline runs on
+                    // that clock).
+                    if left.is_some_and(|left| spent >= left) {
                         self.shared.stopped[b].store(true, Ordering::Relaxed);
                         tally.budget_spent = true;
                     }
