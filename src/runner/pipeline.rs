@@ -198,6 +198,11 @@ pub fn run_ordered<T: Send, S: Stage<T>>(
                 receive(done, &mut pending, &mut open, &mut sizer);
             }
             drain(sink, &mut pending, &mut delivered, &mut open);
+            // A worker's panic (or the sink) ended the run: stop here, before waiting for
+            // answers, since a panicked batch's answer never comes.
+            if !open {
+                break;
+            }
             // Answers outstanding and no input at hand, or too much in flight: wait for
             // answers rather than for input.
             if sent.0 > delivered.0 && (!source.ready() || sent.1 - delivered.1 >= max_in_flight) {
@@ -504,6 +509,39 @@ mod tests {
 
     /// While one slow item holds up delivery, the other worker goes on with the items after
     /// it (in flight is counted in items, not in batches of one).
+    /// A worker's panic ends the run whenever it is seen, also when the batches after it
+    /// have filled the window of work in flight. (The panic, seen while the coordinator
+    /// polled for answers, used to let it go on to wait for the panicked batch's answer,
+    /// which never comes: the run hung once in a full test run.) Many small runs, each
+    /// watched: a hang fails the test instead of stopping the suite.
+    #[test]
+    fn a_panic_ends_the_run_even_with_the_window_full() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for round in 0..300u64 {
+                let run = std::panic::catch_unwind(|| {
+                    map_ordered(
+                        0..200u64,
+                        2,
+                        1,
+                        || (),
+                        |_, &i| {
+                            assert!(i != round % 7, "item {i}");
+                            i
+                        },
+                        |_, _| true,
+                    )
+                });
+                assert!(run.is_err());
+            }
+            tx.send(()).unwrap();
+        });
+        assert!(
+            rx.recv_timeout(Duration::from_secs(60)).is_ok(),
+            "a run with a panicked worker hung"
+        );
+    }
+
     #[test]
     fn a_slow_item_does_not_idle_the_other_worker() {
         let by = by_worker(40, |i| if i == 0 { 1000 } else { 2 });
