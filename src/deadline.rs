@@ -15,6 +15,7 @@
 
 use crate::util::thread_cpu_time;
 use std::cell::Cell;
+use std::thread::LocalKey;
 use std::time::{Duration, Instant};
 
 /// Time limits are below this many seconds (about 31 years): the bound every command and the
@@ -42,24 +43,42 @@ struct CpuDeadline {
     end: Duration,
 }
 
+/// Runs `f` with the thread-local `cell` set to `value(what it holds)`, and restores what it
+/// held afterwards, also when `f` panics.
+fn with_cell<T: Copy + 'static, R>(
+    cell: &'static LocalKey<Cell<T>>,
+    value: impl FnOnce(T) -> T,
+    f: impl FnOnce() -> R,
+) -> R {
+    struct Restore<T: Copy + 'static>(&'static LocalKey<Cell<T>>, T);
+    impl<T: Copy + 'static> Drop for Restore<T> {
+        fn drop(&mut self) {
+            self.0.with(|c| c.set(self.1));
+        }
+    }
+    let previous = cell.with(Cell::get);
+    cell.with(|c| c.set(value(previous)));
+    let _restore = Restore(cell, previous);
+    f()
+}
+
+/// The earlier of two optional deadlines (`earlier` of two present ones), or the one present.
+fn first<T>(a: Option<T>, b: Option<T>, earlier: impl FnOnce(T, T) -> T) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(earlier(a, b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// Runs `f` with a deadline for the searches on this thread (`None`: none beyond an
 /// enclosing one). Deadlines nest: the earlier one holds. The previous deadline is restored
 /// afterwards, also when `f` panics.
 pub fn with_deadline<R>(deadline: Option<Instant>, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Instant>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            DEADLINE.with(|d| d.set(self.0));
-        }
-    }
-    let previous = DEADLINE.with(Cell::get);
-    let effective = match (previous, deadline) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
-    DEADLINE.with(|d| d.set(effective));
-    let _restore = Restore(previous);
-    f()
+    with_cell(
+        &DEADLINE,
+        |previous| first(previous, deadline, Instant::min),
+        f,
+    )
 }
 
 /// This thread's deadline, for work that is not a search but must honour it too (the
@@ -68,10 +87,7 @@ pub fn with_deadline<R>(deadline: Option<Instant>, f: impl FnOnce() -> R) -> R {
 pub fn current() -> Option<Instant> {
     let wall = DEADLINE.with(Cell::get);
     let cpu = CPU_DEADLINE.with(Cell::get).map(|d| d.check);
-    match (wall, cpu) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    first(wall, cpu, Instant::min)
 }
 
 /// Runs `f` with a deadline `time` of this thread's CPU time from now (`None`: no new
@@ -80,29 +96,17 @@ pub fn current() -> Option<Instant> {
 /// passes first holds) and with other CPU-time ones (the earlier holds). Restored afterwards,
 /// also when `f` panics.
 pub fn within_cpu<R>(time: Option<Duration>, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<CpuDeadline>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            CPU_DEADLINE.with(|d| d.set(self.0));
-        }
-    }
-    let previous = CPU_DEADLINE.with(Cell::get);
     let new = time.and_then(|t| {
         Some(CpuDeadline {
             check: Instant::now().checked_add(t)?,
             end: thread_cpu_time().checked_add(t)?,
         })
     });
-    let effective = match (previous, new) {
-        (Some(a), Some(b)) => Some(CpuDeadline {
-            check: a.check.min(b.check),
-            end: a.end.min(b.end),
-        }),
-        (a, b) => a.or(b),
+    let earlier = |a: CpuDeadline, b: CpuDeadline| CpuDeadline {
+        check: a.check.min(b.check),
+        end: a.end.min(b.end),
     };
-    CPU_DEADLINE.with(|d| d.set(effective));
-    let _restore = Restore(previous);
-    f()
+    with_cell(&CPU_DEADLINE, |previous| first(previous, new, earlier), f)
 }
 
 /// Runs `f` with a deadline `time` from now (`None`: no new deadline).

@@ -429,12 +429,17 @@ fn samples_are_deterministic_sized_and_in_input_order() {
     assert!(a.windows(2).all(|w| w[0] < w[1]));
 }
 
-/// Spends about a millisecond per puzzle.
-struct Slow;
+/// Sleeps this long per puzzle (as a backend on a busy machine waits for a core), then
+/// solves with `basic` (a few ms of CPU time on these puzzles); past the deadline it answers
+/// `unknown` at once, as a search does.
+struct Sleeping(Duration);
 
-impl Solver for Slow {
+impl Solver for Sleeping {
     fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
-        std::thread::sleep(Duration::from_millis(1));
+        if sudobench::deadline::passed() {
+            return Outcome::unknown(Stats::default());
+        }
+        std::thread::sleep(self.0);
         Basic::new(&Options::default()).solve(puzzle, limit)
     }
 }
@@ -449,7 +454,13 @@ fn a_spent_budget_stops_only_that_backend_and_says_how_far_it_got() {
         clock: Clock::Wall,
         ..Config::default()
     };
-    let runner = Runner::new(config, vec![basic(), Backend::new("slow", true, || Slow)]);
+    let runner = Runner::new(
+        config,
+        vec![
+            basic(),
+            Backend::new("slow", true, || Sleeping(Duration::from_millis(1))),
+        ],
+    );
     let set = runner
         .run_items("m", reader(&text), None, &mut NoObserver)
         .unwrap();
@@ -470,21 +481,6 @@ fn a_spent_budget_stops_only_that_backend_and_says_how_far_it_got() {
     assert!(table.contains(&format!("{}/51*", slow.covered)), "{table}");
 }
 
-/// Waits 10 ms per puzzle (as a backend on a busy machine waits for a core), then solves
-/// with `basic` (a few ms of CPU time on these puzzles), reading the deadline as a search
-/// does.
-struct Waiting;
-
-impl Solver for Waiting {
-    fn solve(&mut self, puzzle: &Puzzle, limit: Limit) -> Outcome {
-        if sudobench::deadline::passed() {
-            return Outcome::unknown(Stats::default());
-        }
-        std::thread::sleep(Duration::from_millis(10));
-        Basic::new(&Options::default()).solve(puzzle, limit)
-    }
-}
-
 /// Under the CPU clock a budget is CPU time, its deadline included: waiting does not spend
 /// it. (The deadline was the wall clock's: a backend that waits several times as long as it
 /// computes stopped after a fraction of its budget, the puzzle in progress unknown.)
@@ -497,7 +493,12 @@ fn a_cpu_time_budget_is_not_spent_by_waiting() {
         clock: Clock::Cpu,
         ..Config::default()
     };
-    let runner = Runner::new(config, vec![Backend::new("waiting", true, || Waiting)]);
+    let runner = Runner::new(
+        config,
+        vec![Backend::new("waiting", true, || {
+            Sleeping(Duration::from_millis(10))
+        })],
+    );
     let set = runner
         .run_items("m", reader(&text), None, &mut NoObserver)
         .unwrap();
