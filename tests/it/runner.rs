@@ -503,15 +503,18 @@ fn a_cpu_time_budget_is_not_spent_by_waiting() {
         .run_items("m", reader(&text), None, &mut NoObserver)
         .unwrap();
     let waiting = &set.backends[0];
-    // The whole budget is billed, and it covers what 40 ms of CPU time solve (a dozen or
-    // more puzzles, in some 200 ms of wall-clock time), where the wall clock's 40 ms would
-    // have ended it after three or four.
-    assert!(waiting.budget_spent);
-    assert!(
-        waiting.time >= Duration::from_millis(40),
-        "{:?}",
-        waiting.time
-    );
+    // The whole budget is billed (the wall clock's deadline billed 30 ms of it), and it
+    // covers what 40 ms of CPU time solve: a dozen puzzles or more, in some 200 ms of
+    // wall-clock time. (A machine that solves all 51 in 40 ms spends no budget.)
+    if waiting.budget_spent {
+        assert!(
+            waiting.time >= Duration::from_millis(40),
+            "{:?}",
+            waiting.time
+        );
+    } else {
+        assert_eq!(waiting.covered, 51);
+    }
     assert!(waiting.covered >= 8, "{}", waiting.covered);
     // Only the puzzle the budget ran out on can be cut short.
     assert!(waiting.unknown <= 1, "{}", waiting.unknown);
