@@ -116,11 +116,10 @@ fn write_formula(
 
 /// `cnf` on exact-cover files: the formula the SAT backends solve for each instance. One
 /// instance goes to stdout; several need `--out DIR` (one `NNNNNN.cnf` per file, in order).
-fn exact_cover(args: &CnfArgs) -> Result<bool> {
+fn exact_cover(args: &CnfArgs, files: &[String]) -> Result<bool> {
     if args.encoding.is_some() {
         bail!("--encoding is for Sudoku puzzles; an exact-cover instance has one encoding");
     }
-    let files = super::input::or_stdin(&args.puzzles);
     let Some(dir) = &args.out else {
         if files.len() > 1 {
             bail!("several instances: give --out DIR to write one file each");
@@ -260,8 +259,9 @@ fn clear_old_formulas(dir: &Path, force: bool) -> Result<()> {
 
 /// `sudobench cnf`.
 pub fn cnf(args: &CnfArgs) -> Result<bool> {
-    if super::xc::wanted(&super::input::or_stdin(&args.puzzles)) {
-        return exact_cover(args);
+    let files = super::input::or_stdin(&args.puzzles);
+    if super::xc::wanted(&files) {
+        return exact_cover(args, &files);
     }
     let encoding = args.encoding;
     let mut formula = Formula::new();

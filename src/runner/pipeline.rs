@@ -94,8 +94,8 @@ fn next_batch<T>(source: &mut dyn Source<T>, size: usize, time: &mut ReadTime) -
 /// Runs `source` through `stages` (one per worker; with one stage everything happens on the
 /// calling thread) in batches of at most `batch_size` items, and hands every batch to `sink`
 /// in input order. Returns the time spent reading. At most four full batches' worth of items
-/// per worker are in flight, so memory stays bounded whatever the source's size. A worker's panic stops the
-/// run and is raised again here once the workers have stopped.
+/// per worker are in flight, so memory stays bounded whatever the source's size. A worker's
+/// panic stops the run and is raised again here once the workers have stopped.
 ///
 /// With several workers a batch is sized to take about [`BATCH_WALL`] by the time the items
 /// so far took per item: one item at first, up to `batch_size` where items are quick.
@@ -507,8 +507,6 @@ mod tests {
         assert_eq!(BatchSizer::new(0).next(), 1);
     }
 
-    /// While one slow item holds up delivery, the other worker goes on with the items after
-    /// it (in flight is counted in items, not in batches of one).
     /// A worker's panic ends the run whenever it is seen, also when the batches after it
     /// have filled the window of work in flight. (The panic, seen while the coordinator
     /// polled for answers, used to let it go on to wait for the panicked batch's answer,
@@ -542,6 +540,8 @@ mod tests {
         );
     }
 
+    /// While one slow item holds up delivery, the other worker goes on with the items after
+    /// it (in flight is counted in items, not in batches of one).
     #[test]
     fn a_slow_item_does_not_idle_the_other_worker() {
         let by = by_worker(40, |i| if i == 0 { 1000 } else { 2 });
